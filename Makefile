@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# One Makefile for kbuild (in a kernel tree, or with M=) and for the
+# out-of-tree user: "make", "make install", "make run", "make check".
+
+ifneq ($(KERNELRELEASE),)
+
+obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += time_bench.o bench_page_pool_simple.o
+
+else
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) CONFIG_BENCH_PAGE_POOL_SIMPLE=m
+
+all: modules
+
+modules:
+	$(MAKE) $(KBUILD_ARGS) modules
+
+install: modules
+	$(MAKE) $(KBUILD_ARGS) modules_install
+	depmod -a $$(cat $(KDIR)/include/config/kernel.release)
+
+clean:
+	$(MAKE) $(KBUILD_ARGS) clean
+	$(MAKE) -C tests clean
+
+# Boots a throw-away kernel under QEMU and runs the benchmark in it.
+run:
+	sh tools/run.sh
+
+# Everything that proves the project works; see README.rst.
+check:
+	sh tools/check.sh
+
+.PHONY: all modules install clean run check
+
+endif

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boots a kernel under QEMU with a busybox initramfs, runs a payload
+# script in it as root and exits with the payload's status.  A guest that
+# panics, oopses, warns, stalls or does not finish in time fails with the
+# reason, whatever the payload said.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat >&2 <<EOF
+usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-c CPU] [-t SECONDS] [-l LOG] [-a APPEND]
+  -k IMAGE    kernel image (bzImage/vmlinuz) to boot
+  -r RELEASE  its release string, for /lib/modules/RELEASE
+  -p PAYLOAD  shell script run in the guest as /payload.sh
+  -m MODDIR   directory whose *.ko go to /lib/modules/RELEASE/extra
+  -f FILE     extra file copied to the guest's /bench (repeatable)
+  -c CPU      QEMU CPU model (default: max)
+  -t SECONDS  time limit of the whole guest run (default: 600)
+  -l LOG      keep the console log here (default: a temporary file)
+  -a APPEND   extra kernel command line
+The payload's output is shown as it ends; exit status is the payload's,
+or 125 when the guest itself failed.
+EOF
+	exit 2
+}
+
+image= release= payload= moddir= files= cpu=max limit=600 log= append=
+while getopts k:r:p:m:f:c:t:l:a: opt; do
+	case $opt in
+	k) image=$OPTARG ;;
+	r) release=$OPTARG ;;
+	p) payload=$OPTARG ;;
+	m) moddir=$OPTARG ;;
+	f) files="$files $OPTARG" ;;
+	c) cpu=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	l) log=$OPTARG ;;
+	a) append=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+[ -n "$image" ] && [ -n "$release" ] && [ -n "$payload" ] || usage
+
+need_packages qemu-system-x86 busybox-static cpio
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root/bin" "$root/bench" "$root/lib/modules/$release/extra"
+cp /bin/busybox "$root/bin/busybox"
+cp "$payload" "$root/payload.sh"
+cp "$BENCH_TOP/tools/guest-init" "$root/init"
+chmod +x "$root/init"
+for f in $files; do
+	cp "$f" "$root/bench/" || die "cannot copy $f"
+done
+if [ -n "$moddir" ]; then
+	cp "$moddir"/*.ko "$root/lib/modules/$release/extra/" ||
+		die "no modules in $moddir"
+fi
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
+
+[ -n "$log" ] || log=$work/console.log
+: >"$log"
+timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
+	-cpu "$cpu" -smp 2 -m 1024 -display none -monitor none -no-reboot \
+	-serial "file:$log" -kernel "$image" -initrd "$work/initrd.gz" \
+	-append "console=ttyS0 panic=-1 rdinit=/init $append" </dev/null
+qemu_rc=$?
+
+# Payload output is tagged by the guest so that kernel messages on the
+# same console do not mix with it.
+sed -n 's/^GUEST| //p' "$log" | tr -d '\r'
+
+status=$(sed -n 's/^BENCH-GUEST-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+splats=$(grep -E -f "$BENCH_TOP/splat_patterns" "$log" | head -n 40)
+if [ -n "$splats" ]; then
+	say "guest FAILED: the kernel reported a problem (console log: $log):"
+	grep -E -B2 -A25 -m1 -f "$BENCH_TOP/splat_patterns" "$log" >&2
+	[ "$log" = "$work/console.log" ] && cp "$log" /tmp/bench-guest-failed.log
+	exit 125
+fi
+if [ -z "$status" ]; then
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		say "guest FAILED: no result within ${limit}s (hung?); last lines:"
+	else
+		say "guest FAILED: ended without a result (qemu exit $qemu_rc); last lines:"
+	fi
+	tail -n 20 "$log" >&2
+	exit 125
+fi
+exit "$status"

@@ -1,0 +1,303 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kselftest for bench_page_pool_simple: loads the module with the given
+# parameters, reads this run's results file and checks that every
+# selected test reported, ran in its context and took its path, that the
+# relations between the paths hold, optional per-test limits, and that
+# the kernel printed no warning meanwhile.  Prints KTAP.
+# Exit status: 0 all passed, 1 a check failed, 4 skipped.
+#
+# POSIX sh on purpose: it also runs in busybox-only guests.
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+MODULE=bench_page_pool_simple
+HERE=$(cd "$(dirname "$0")" && pwd)
+RESULTS=/sys/kernel/debug/$MODULE/results
+
+usage() {
+	cat <<EOF
+usage: $0 [-d DIR] [-t FILE] [-k] [PARAM=VALUE]...
+Loads $MODULE with the module parameters given (loops=, run_flags=,
+time_ms=), checks its results and prints KTAP.
+  -d DIR   insmod time_bench.ko and $MODULE.ko from DIR (a build
+           tree) instead of modprobe
+  -t FILE  per-test upper limits, lines "TEST_NAME MAX_CYCLES_PER_ELEM";
+           also taken from \$BENCH_PAGE_POOL_THRESHOLDS
+  -k       keep the module loaded afterwards (default: remove it)
+  -h       this help
+Exit status: 0 all checks passed, 1 a check failed, 4 skipped.
+EOF
+}
+
+# Name, run_flags bit, context, expected path of each test, in the
+# module's order.
+TESTS="for_loop:0:process:-
+atomic_inc:0:process:-
+lock:0:process:-
+no-softirq-page_pool01:1:process:any
+no-softirq-page_pool02:2:process:ring
+no-softirq-page_pool03:3:process:allocator
+tasklet_page_pool01_fast_path:4:softirq:cache
+tasklet_page_pool02_ptr_ring:5:softirq:ring
+tasklet_page_pool03_slow:6:softirq:allocator"
+
+# Pairs "cheaper dearer" that hold on any machine.
+RELATIONS="tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring
+tasklet_page_pool02_ptr_ring tasklet_page_pool03_slow
+no-softirq-page_pool02 no-softirq-page_pool03"
+
+ktap_count=0
+ktap_pass=0
+ktap_fail=0
+ktap_skip=0
+
+ktap_result() {	# ok|fail|skip description [reason]
+	ktap_count=$((ktap_count + 1))
+	case $1 in
+	ok)
+		ktap_pass=$((ktap_pass + 1))
+		echo "ok $ktap_count $2"
+		;;
+	skip)
+		ktap_skip=$((ktap_skip + 1))
+		echo "ok $ktap_count $2 # SKIP $3"
+		;;
+	*)
+		ktap_fail=$((ktap_fail + 1))
+		echo "not ok $ktap_count $2"
+		;;
+	esac
+}
+
+check() {	# description command...
+	desc=$1
+	shift
+	if "$@"; then
+		ktap_result ok "$desc"
+	else
+		ktap_result fail "$desc"
+	fi
+}
+
+skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+moddir=
+thresholds=${BENCH_PAGE_POOL_THRESHOLDS:-}
+keep=
+while getopts d:t:kh opt; do
+	case $opt in
+	d) moddir=$OPTARG ;;
+	t) thresholds=$OPTARG ;;
+	k) keep=1 ;;
+	h) usage; exit $KSFT_PASS ;;
+	*) usage >&2; exit $KSFT_FAIL ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+run_flags=0x7f
+loops=
+for param in "$@"; do
+	case $param in
+	run_flags=*) run_flags=${param#run_flags=} ;;
+	loops=*) loops=${param#loops=} ;;
+	*=*) ;;
+	*) echo "$0: not a module parameter: $param" >&2
+	   usage >&2; exit $KSFT_FAIL ;;
+	esac
+done
+# The module validates parameters; here they only select the checks.
+selected=$(( run_flags )) 2>/dev/null || selected=0
+
+if [ -n "$thresholds" ] && [ ! -r "$thresholds" ]; then
+	echo "$0: cannot read thresholds file $thresholds" >&2
+	exit $KSFT_FAIL
+fi
+[ -r "$HERE/splat_patterns" ] ||
+	{ echo "$0: $HERE/splat_patterns is missing" >&2; exit $KSFT_FAIL; }
+
+[ "$(id -u)" = 0 ] || skip_all "must be run as root"
+grep -qw page_pool_create /proc/kallsyms 2>/dev/null ||
+	skip_all "kernel has no page_pool (CONFIG_PAGE_POOL)"
+if [ -n "$moddir" ]; then
+	[ -f "$moddir/time_bench.ko" ] && [ -f "$moddir/$MODULE.ko" ] ||
+		skip_all "no time_bench.ko and $MODULE.ko in $moddir"
+else
+	modprobe -n -q $MODULE 2>/dev/null ||
+		skip_all "module $MODULE not found (build it, or use -d DIR)"
+fi
+if [ ! -d /sys/kernel/debug/tracing ] && [ ! -d "/sys/kernel/debug/$MODULE" ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+fi
+grep -qs ' /sys/kernel/debug ' /proc/mounts ||
+	skip_all "debugfs is not mounted and cannot be"
+
+# Test lines this run selects, one "name:bit:context:path" each.
+selected_tests() {
+	echo "$TESTS" | while IFS=: read -r name bit ctx path; do
+		[ $(( (selected >> bit) & 1 )) = 1 ] && echo "$name:$bit:$ctx:$path"
+	done
+}
+
+is_selected() {
+	selected_tests | grep -q "^$1:"
+}
+
+threshold_lines() {
+	[ -n "$thresholds" ] || return 0
+	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$thresholds" |
+	while read -r name limit; do
+		is_selected "$name" && echo "$name $limit"
+	done
+}
+
+relation_lines() {
+	echo "$RELATIONS" | while read -r a b; do
+		is_selected "$a" && is_selected "$b" && echo "$a $b"
+	done
+}
+
+ntests=$(selected_tests | wc -l)
+nrel=$(relation_lines | wc -l)
+nthr=$(threshold_lines | wc -l)
+# load, per test (reported, context, path), relations, limits, no splat
+plan=$((1 + 3 * ntests + nrel + nthr + 1))
+
+echo "TAP version 13"
+echo "1..$plan"
+
+lsmod | grep -q "^$MODULE " && rmmod $MODULE
+marker="$MODULE kselftest $$ $(date +%s)"
+echo "$marker" >/dev/kmsg
+
+if [ -n "$moddir" ]; then
+	{ lsmod | grep -q '^time_bench ' || insmod "$moddir/time_bench.ko"; } &&
+		insmod "$moddir/$MODULE.ko" "$@"
+else
+	modprobe $MODULE "$@"
+fi
+load_rc=$?
+
+kernel_log_since_marker() {
+	dmesg | sed -n "/$marker/,\$p" | sed 1d
+}
+
+if [ $load_rc = 0 ] && [ -r "$RESULTS" ]; then
+	results=$(cat "$RESULTS")
+	ktap_result ok "$MODULE loads with: ${*:-defaults}"
+else
+	results=
+	ktap_result fail "$MODULE loads with: ${*:-defaults}"
+	kernel_log_since_marker | sed 's/^/# /'
+fi
+
+field() {	# test field
+	echo "$results" | awk -v t="$1" -v f="$2" '
+		$1 == "test:" && $2 == "name=" t {
+			for (i = 3; i <= NF; i++)
+				if (index($i, f "=") == 1) {
+					print substr($i, length(f) + 2)
+					exit
+				}
+		}'
+}
+
+compare() {	# a op b: numeric comparison; false if either is missing
+	awk -v a="$1" -v op="$2" -v b="$3" 'BEGIN {
+		if (a == "" || b == "")
+			exit 1
+		exit !(op == "<" ? a + 0 < b + 0 : a + 0 <= b + 0)
+	}'
+}
+
+# Test-wide diagnostics for the log.
+echo "$results" | sed -n 's/^\(kernel\|cpu_model\|params\): /# &/p'
+
+while IFS=: read -r name bit ctx path; do
+	[ -n "$name" ] || continue
+	if [ -z "$results" ]; then
+		ktap_result skip "$name reported" "module did not load"
+		ktap_result skip "$name ran in $ctx context" "module did not load"
+		ktap_result skip "$name took its path" "module did not load"
+		continue
+	fi
+	invoke=$(field "$name" invoke_count)
+	ran=$(field "$name" loops)
+	want=${loops:-$ran}
+	echo "# $name: cycles_per_elem=$(field "$name" cycles_per_elem) ns_per_elem=$(field "$name" ns_per_elem) invoke_count=$invoke context=$(field "$name" context) path=$(field "$name" path) pages_allocated=$(field "$name" pages_allocated) pages_released=$(field "$name" pages_released)"
+	check "$name reported, invoke count $invoke == loops ${want:-?}" \
+		test -n "$invoke" -a "$invoke" != 0 -a "$invoke" = "$want"
+	check "$name ran in $ctx context" test "$(field "$name" context)" = "$ctx"
+
+	got=$(field "$name" path)
+	allocated=$(field "$name" pages_allocated)
+	released=$(field "$name" pages_released)
+	case $path in
+	-)
+		check "$name uses no page_pool" test "$got" = "-"
+		;;
+	any)
+		# Direct recycling outside softirq is a kernel's choice: 6.1
+		# falls back to the ring, 6.12 uses the cache.
+		check "$name recycles ($got), no page from the allocator" \
+			test "$allocated" = 0 -a \( "$got" = cache -o "$got" = ring \)
+		;;
+	allocator)
+		check "$name returns every page to the allocator ($got, released $released)" \
+			test "$got" = allocator -a "$released" = "$invoke"
+		;;
+	*)
+		check "$name recycles through the $path ($got), no page from the allocator ($allocated)" \
+			test "$got" = "$path" -a "$allocated" = 0
+		;;
+	esac
+done <<EOF
+$(selected_tests)
+EOF
+
+while read -r a b; do
+	[ -n "$a" ] || continue
+	if [ -z "$results" ]; then
+		ktap_result skip "$a cheaper than $b" "module did not load"
+		continue
+	fi
+	ca=$(field "$a" cycles_per_elem)
+	cb=$(field "$b" cycles_per_elem)
+	check "$a cheaper than $b ($ca < $cb cycles)" compare "$ca" "<" "$cb"
+done <<EOF
+$(relation_lines)
+EOF
+
+while read -r name limit; do
+	[ -n "$name" ] || continue
+	if [ -z "$results" ]; then
+		ktap_result skip "$name within $limit cycles" "module did not load"
+		continue
+	fi
+	c=$(field "$name" cycles_per_elem)
+	check "$name within $limit cycles ($c)" compare "$c" "<=" "$limit"
+done <<EOF
+$(threshold_lines)
+EOF
+
+splats=$(kernel_log_since_marker | grep -E -f "$HERE/splat_patterns")
+if [ -z "$splats" ]; then
+	ktap_result ok "no kernel warning during the run"
+else
+	ktap_result fail "no kernel warning during the run"
+	kernel_log_since_marker | sed 's/^/# /'
+fi
+
+[ -z "$keep" ] && lsmod | grep -q "^$MODULE " && rmmod $MODULE
+
+echo "# Totals: pass:$ktap_pass fail:$ktap_fail xfail:0 xpass:0 skip:$ktap_skip error:0"
+[ $ktap_fail = 0 ] || exit $KSFT_FAIL
+exit $KSFT_PASS

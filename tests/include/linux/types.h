@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* User-space stand-in for <linux/types.h> so tests/ can build time_bench.h. */
+#ifndef _LINUX_TYPES_H
+#define _LINUX_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef unsigned long long u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef long long s64;
+
+typedef u8 __u8;
+typedef u16 __u16;
+typedef u32 __u32;
+typedef u64 __u64;
+typedef s8 __s8;
+typedef s16 __s16;
+typedef s32 __s32;
+typedef s64 __s64;
+
+#define U8_MAX		((u8)~0U)
+#define U16_MAX		((u16)~0U)
+#define U32_MAX		((u32)~0U)
+#define U64_MAX		((u64)~0ULL)
+#define S32_MAX		((s32)(U32_MAX >> 1))
+#define S64_MAX		((s64)(U64_MAX >> 1))
+
+#endif /* _LINUX_TYPES_H */

@@ -37,6 +37,29 @@ struct time_bench_fixed {
 
 #define TIME_BENCH_MAX_DIGITS 9
 
+/*
+ * Next decimal digit of rem / den, for rem < den: returns (rem * 10) / den
+ * and leaves the remainder in *rem.  Adds rem ten times modulo den, so
+ * no intermediate value exceeds den and any u64 works.
+ */
+static inline u32 time_bench_next_digit(u64 *rem, u64 den)
+{
+	u64 acc = 0;
+	u32 digit = 0;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (acc >= den - *rem) {
+			acc -= den - *rem;
+			digit++;
+		} else {
+			acc += *rem;
+		}
+	}
+	*rem = acc;
+	return digit;
+}
+
 /**
  * time_bench_div_fixed() - divide with decimal fraction digits
  * @num: dividend
@@ -44,10 +67,7 @@ struct time_bench_fixed {
  * @digits: fractional decimal digits wanted, 0..TIME_BENCH_MAX_DIGITS
  * @round: round half up on the last digit instead of truncating
  *
- * Long division one decimal digit at a time: the remainder is always
- * below @den, so it is only scaled down when @den itself is too close
- * to U64_MAX for the next "* 10", which costs precision in the last
- * digits of quotients of such huge divisors and never overflows.
+ * Exact for every u64 @num and @den.
  *
  * Return: the quotient as whole part and @digits fraction digits.
  */
@@ -65,20 +85,13 @@ time_bench_div_fixed(u64 num, u64 den, unsigned int digits, bool round)
 		digits = TIME_BENCH_MAX_DIGITS;
 
 	res.whole = div64_u64_rem(num, den, &rem);
-	for (i = 0; i < digits + round; i++) {
-		while (rem > div64_u64(U64_MAX, 10)) {
-			rem >>= 1;
-			den >>= 1;
-		}
-		rem *= 10;
-		if (i < digits) {
-			res.frac = res.frac * 10 + div64_u64_rem(rem, den, &rem);
-			scale *= 10;
-		} else if (div64_u64(rem, den) >= 5) {
-			res.frac++;
-		}
+	for (i = 0; i < digits; i++) {
+		res.frac = res.frac * 10 + time_bench_next_digit(&rem, den);
+		scale *= 10;
 	}
-	if (res.frac >= scale && digits + round > 0) {
+	if (round && time_bench_next_digit(&rem, den) >= 5)
+		res.frac++;
+	if (res.frac >= scale) {
 		res.frac -= scale;
 		res.whole++;
 	}
@@ -113,24 +126,30 @@ static inline void time_bench_account(struct time_bench_record *rec,
 /*
  * Chunk length to aim for next: @target_ns worth of iterations at the
  * speed of the chunk just measured (@loops in @ns), grown at most 16-fold
- * per step so one lucky chunk cannot produce an overlong one, at least 1,
- * at most @remaining.
+ * per step so one lucky chunk cannot produce an overlong one, at least 1
+ * and at most @remaining.  Zero @loops or @ns count as 1; results beyond
+ * U64_MAX saturate.
  */
 static inline u64 time_bench_next_chunk(u64 loops, u64 ns, u64 target_ns,
 					u64 remaining)
 {
-	u64 next;
+	u64 ratio, ratio_rem, next;
 
 	if (!loops)
 		loops = 1;
 	if (!ns)
 		ns = 1;
-	if (loops > div64_u64(U64_MAX, target_ns))
-		next = loops;
+	/* loops * target_ns / ns == loops * ratio + loops * ratio_rem / ns */
+	ratio = div64_u64_rem(target_ns, ns, &ratio_rem);
+	if (ratio >= 16) {
+		ratio = 16;
+		ratio_rem = 0;
+	}
+	next = mul_u64_u64_div_u64(loops, ratio_rem, ns);  /* < loops */
+	if (ratio && loops > div64_u64(U64_MAX - next, ratio))
+		next = U64_MAX;
 	else
-		next = div64_u64(loops * target_ns, ns);
-	if (next > loops * 16 && loops <= div64_u64(U64_MAX, 16))
-		next = loops * 16;
+		next += loops * ratio;
 	if (!next)
 		next = 1;
 	return next < remaining ? next : remaining;

@@ -31,4 +31,10 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 	return dividend / divisor;
 }
 
+/* a * b / c with a 128-bit product; the quotient must fit in u64 */
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)((__uint128_t)a * b / c);
+}
+
 #endif /* _LINUX_MATH64_H */

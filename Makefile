@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# One Makefile for kbuild (in a kernel tree, or with M=) and for the
-# out-of-tree user: "make", "make install", "make run", "make check".
+# Serves kbuild (in a kernel tree, or with M=) and the out-of-tree user
+# alike: "make", "make install", "make run", "make check".
 
 ifneq ($(KERNELRELEASE),)
 

@@ -8,9 +8,10 @@
 #ifndef _BENCH_PAGE_POOL_COMPAT_H
 #define _BENCH_PAGE_POOL_COMPAT_H
 
-#include <linux/version.h>
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+/* 6.6 split <net/page_pool.h> into types.h and helpers.h; test for the
+ * header rather than the version so that backports build too.
+ */
+#if __has_include("net/page_pool/helpers.h")
 #include <net/page_pool/helpers.h>
 #else
 #include <net/page_pool.h>

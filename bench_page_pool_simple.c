@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
+#include <linux/stringify.h>
 #include <linux/utsname.h>
 #ifdef CONFIG_X86
 #include <asm/processor.h>
@@ -31,8 +32,8 @@
 #include "time_bench.h"
 
 /* Below this many iterations the timer reads weigh on the result. */
-#define BENCH_MIN_LOOPS		1000U
-#define BENCH_MAX_TIME_MS	60000U
+#define BENCH_MIN_LOOPS		1000
+#define BENCH_MAX_TIME_MS	60000
 /* Longest stay in one timed stretch, well below RCU stall and soft lockup
  * limits, so that any loops value is split into short chunks.
  */
@@ -130,47 +131,70 @@ static bool loops_given;
 static unsigned int run_flags = BENCH_ALL_BITS;
 static unsigned int time_ms = 200;
 
-static int bench_param_set_uint(const char *val, const struct kernel_param *kp)
+#define BENCH_LOOPS_ACCEPTED	__stringify(BENCH_MIN_LOOPS) "..4294967295"
+#define BENCH_RUN_FLAGS_ACCEPTED "a mask of bits 0-6 (0x1..0x7f)"
+#define BENCH_TIME_MS_ACCEPTED	"1.." __stringify(BENCH_MAX_TIME_MS)
+
+/* Parses an unsigned int parameter; @accepted ends the error line. */
+static int bench_param_parse(const char *val, const struct kernel_param *kp,
+			     const char *accepted)
 {
 	int ret = param_set_uint(val, kp);
 
 	if (ret)
-		pr_err("%s=%s invalid: not an unsigned 32-bit number\n",
-		       kp->name, val);
+		pr_err("%s=%s invalid: not an unsigned 32-bit number; accepted: %s\n",
+		       kp->name, val, accepted);
 	return ret;
 }
 
 static int bench_param_set_loops(const char *val, const struct kernel_param *kp)
 {
-	int ret = bench_param_set_uint(val, kp);
+	int ret = bench_param_parse(val, kp, BENCH_LOOPS_ACCEPTED);
 
 	if (!ret)
 		loops_given = true;
 	return ret;
 }
 
-static const struct kernel_param_ops bench_uint_ops = {
-	.set = bench_param_set_uint,
-	.get = param_get_uint,
-};
+static int bench_param_set_run_flags(const char *val,
+				     const struct kernel_param *kp)
+{
+	return bench_param_parse(val, kp, BENCH_RUN_FLAGS_ACCEPTED);
+}
+
+static int bench_param_set_time_ms(const char *val,
+				   const struct kernel_param *kp)
+{
+	return bench_param_parse(val, kp, BENCH_TIME_MS_ACCEPTED);
+}
 
 static const struct kernel_param_ops bench_loops_ops = {
 	.set = bench_param_set_loops,
 	.get = param_get_uint,
 };
 
+static const struct kernel_param_ops bench_run_flags_ops = {
+	.set = bench_param_set_run_flags,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops bench_time_ms_ops = {
+	.set = bench_param_set_time_ms,
+	.get = param_get_uint,
+};
+
 module_param_cb(loops, &bench_loops_ops, &loops, 0444);
 __MODULE_PARM_TYPE(loops, "uint");
-MODULE_PARM_DESC(loops,
-		 "Iterations per test, 1000..4294967295 (default: as many as fit in time_ms)");
-module_param_cb(run_flags, &bench_uint_ops, &run_flags, 0444);
+MODULE_PARM_DESC(loops, "Iterations per test, " BENCH_LOOPS_ACCEPTED
+		 " (default: as many as fit in time_ms)");
+module_param_cb(run_flags, &bench_run_flags_ops, &run_flags, 0444);
 __MODULE_PARM_TYPE(run_flags, "uint");
 MODULE_PARM_DESC(run_flags,
 		 "Tests to run, a bit mask (default 0x7f, all): bit 0 baselines (for_loop, atomic_inc, lock); bits 1-3 page_pool fast path, ptr_ring, slow path in process context; bits 4-6 the same in softirq (tasklet) context");
-module_param_cb(time_ms, &bench_uint_ops, &time_ms, 0444);
+module_param_cb(time_ms, &bench_time_ms_ops, &time_ms, 0444);
 __MODULE_PARM_TYPE(time_ms, "uint");
-MODULE_PARM_DESC(time_ms,
-		 "Timed duration per test in ms when loops is not given, 1..60000 (default 200)");
+MODULE_PARM_DESC(time_ms, "Timed duration per test in ms when loops is not given, "
+		 BENCH_TIME_MS_ACCEPTED " (default 200)");
 
 static u64 bench_for_loop(struct bench_run *run, u64 loops)
 {
@@ -554,26 +578,28 @@ static int bench_results_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(bench_results);
 
+/* Ranges the parsers cannot know; one dmesg line per bad value. */
 static int bench_check_params(void)
 {
 	if (loops_given && loops < BENCH_MIN_LOOPS) {
-		pr_err("loops=%u invalid: too few to time, accepted: %u..%u\n",
-		       loops, BENCH_MIN_LOOPS, U32_MAX);
+		pr_err("loops=%u invalid: too few to time; accepted: %s\n",
+		       loops, BENCH_LOOPS_ACCEPTED);
 		return -EINVAL;
 	}
 	if (!run_flags) {
-		pr_err("run_flags=0x0 invalid: selects no test, accepted: a mask of bits 0-6 (0x1..0x%lx)\n",
-		       BENCH_ALL_BITS);
+		pr_err("run_flags=0x0 invalid: selects no test; accepted: %s\n",
+		       BENCH_RUN_FLAGS_ACCEPTED);
 		return -EINVAL;
 	}
 	if (run_flags & ~BENCH_ALL_BITS) {
-		pr_err("run_flags=0x%x invalid: unknown bit(s) 0x%lx, accepted: a mask of bits 0-6 (0x1..0x%lx)\n",
-		       run_flags, run_flags & ~BENCH_ALL_BITS, BENCH_ALL_BITS);
+		pr_err("run_flags=0x%x invalid: unknown bit(s) 0x%lx; accepted: %s\n",
+		       run_flags, run_flags & ~BENCH_ALL_BITS,
+		       BENCH_RUN_FLAGS_ACCEPTED);
 		return -EINVAL;
 	}
-	if (!loops_given && (!time_ms || time_ms > BENCH_MAX_TIME_MS)) {
-		pr_err("time_ms=%u invalid: accepted: 1..%u\n", time_ms,
-		       BENCH_MAX_TIME_MS);
+	if (!time_ms || time_ms > BENCH_MAX_TIME_MS) {
+		pr_err("time_ms=%u invalid: out of range; accepted: %s\n",
+		       time_ms, BENCH_TIME_MS_ACCEPTED);
 		return -EINVAL;
 	}
 	return 0;

@@ -110,3 +110,21 @@ build_modules() {
 		die "module build against $KDIR failed"
 	echo "$out"
 }
+
+# Unpacks Debian's linux-source-6.12 once; prints the tree's path.  It
+# gives checkpatch.pl and the debug kernel's sources.
+kernel_source() {
+	need_packages linux-source-6.12 xz-utils
+	src=$BENCH_CACHE/src
+	tree=$src/linux-source-6.12
+	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)
+	[ -n "$tarball" ] || die "linux-source-6.12 has no tarball in /usr/src"
+	if [ ! -f "$tree/.unpacked" ] || [ "$tarball" -nt "$tree/.unpacked" ]; then
+		say "unpacking $tarball"
+		rm -rf "$tree" && mkdir -p "$src" &&
+			tar -C "$src" -xf "$tarball" ||
+			die "cannot unpack $tarball"
+		touch "$tree/.unpacked"
+	fi
+	echo "$tree"
+}

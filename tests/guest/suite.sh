@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest payload of "make check": runs in a throw-away guest as root,
+# from /bench, with the modules in /lib/modules/$(uname -r)/extra.
+# Prints one "ok"/"not ok" line per check and exits 1 if any failed.
+# /bench/suite.conf may set LONG_SECONDS (run loops=4294967295 that long
+# and kill it) and LEAK_RUNS (load/unload cycles of the leak check).
+
+MODULE=bench_page_pool_simple
+MODDIR=/lib/modules/$(uname -r)/extra
+LONG_SECONDS=0
+LEAK_RUNS=10
+[ -r ./suite.conf ] && . ./suite.conf
+
+failed=0
+n=0
+
+report() {	# status description
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=1
+	fi
+}
+
+kselftest() {	# description params...
+	desc=$1
+	shift
+	sh ./test_bench_page_pool.sh -d "$MODDIR" "$@" >/tmp/ksft.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/ksft.out
+	report $rc "$desc"
+}
+
+loaded() {
+	lsmod | grep -q "^$MODULE "
+}
+
+# Each bad value must fail the load and leave a dmesg line naming the
+# parameter and the value.
+bad_param() {	# param=value expected-text
+	mark="bad-param-check $n"
+	echo "$mark" >/dev/kmsg
+	modprobe $MODULE "$1" 2>/dev/null
+	rc=$?
+	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$MODULE: $2" | head -n 1)
+	echo "#   $1: modprobe exit $rc; dmesg: ${line#*] }"
+	! loaded && [ $rc != 0 ] && [ -n "$line" ]
+	report $? "load with $1 fails with a clear dmesg line"
+	loaded && rmmod $MODULE
+}
+
+free_pages() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '$1 == "nr_free_pages" { print $2 }' /proc/vmstat
+}
+
+modprobe time_bench
+report $? "time_bench loads (modprobe resolves the dependency)"
+
+kselftest "kselftest, default parameters (sized by time_ms)"
+kselftest "kselftest, explicit loops=20000" loops=20000
+kselftest "kselftest, one softirq test alone: run_flags=0x10" \
+	loops=100000 run_flags=0x10
+
+bad_param loops=0 "loops=0 invalid"
+bad_param loops=999 "loops=999 invalid"
+bad_param loops=abc "loops=abc invalid"
+bad_param loops=4294967296 "loops=4294967296 invalid"
+bad_param run_flags=0 "run_flags=0x0 invalid"
+bad_param run_flags=0x80 "run_flags=0x80 invalid"
+bad_param run_flags=0xffffffff "run_flags=0xffffffff invalid"
+bad_param time_ms=0 "time_ms=0 invalid"
+bad_param time_ms=60001 "time_ms=60001 invalid"
+
+# Pages: the free page count must come back after many full runs.  The
+# first run is not counted: it allocates the module's own memory.
+modprobe $MODULE loops=20000 && rmmod $MODULE
+before=$(free_pages)
+i=0
+ok=0
+while [ $i -lt "$LEAK_RUNS" ]; do
+	modprobe $MODULE loops=20000 && rmmod $MODULE || ok=1
+	i=$((i + 1))
+done
+after=$(free_pages)
+lost=$((before - after))
+echo "#   nr_free_pages before $before after $after: $lost pages lost over $LEAK_RUNS runs"
+# One run cycles 20000 pages through each test; a leak of even one
+# pool's cache (64 pages) per run would lose $((LEAK_RUNS * 64)).
+[ $ok = 0 ] && [ $lost -lt $((LEAK_RUNS * 32)) ]
+report $? "no pages lost over $LEAK_RUNS load/run/unload cycles"
+
+if [ "$LONG_SECONDS" -gt 0 ]; then
+	# A huge loops value must neither stall RCU nor trip the soft
+	# lockup detector (both fire after about 20 s), and a fatal signal
+	# must end the load.
+	mark="long-run-check"
+	echo "$mark" >/dev/kmsg
+	modprobe $MODULE loops=4294967295 run_flags=0x70 &
+	pid=$!
+	sleep "$LONG_SECONDS"
+	kill -9 $pid
+	wait $pid
+	rc=$?
+	sleep 1
+	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$MODULE: .*interrupted")
+	echo "#   after ${LONG_SECONDS}s: modprobe exit $rc; dmesg: ${line#*] }"
+	! loaded && [ $rc != 0 ] && [ -n "$line" ]
+	report $? "loops=4294967295 runs ${LONG_SECONDS}s without stall, ends on SIGKILL"
+fi
+
+echo "# $n checks, $failed failed"
+exit $failed

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make check": builds and static checks against Debian's 6.1 and 6.12
+# headers, the unit tests, and the guest suite (kselftest wrapper, bad
+# parameters, page leaks, endless loops) on both kernels with QEMU's
+# "max" and "qemu64" CPU models.  Ends with "N passed, N failed".
+#
+# KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+KERNELS=${KERNELS:-"6.12 6.1"}
+CPUS=${CPUS:-"max qemu64"}
+LOGDIR=$BENCH_TOP/build/check
+passed=0
+failed=0
+failures=
+
+step() {	# description command...
+	desc=$1
+	shift
+	say "=== $desc"
+	if "$@"; then
+		passed=$((passed + 1))
+		say "PASS: $desc"
+	else
+		failed=$((failed + 1))
+		failures="$failures
+  $desc"
+		say "FAIL: $desc"
+	fi
+}
+
+# Runs a build command; any compiler or sparse diagnostic fails it.
+quiet_build() {	# log command...
+	log=$1
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc != 0 ] || grep -E -q '(warning|error):' "$log"; then
+		grep -E '(warning|error):' "$log" >&2 || tail -n 30 "$log" >&2
+		return 1
+	fi
+}
+
+build_w1() {
+	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
+	quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" make -C "$1" KDIR="$KDIR" W=1
+}
+
+build_sparse() {
+	quiet_build "$LOGDIR/sparse-$KERNEL_RELEASE.log" \
+		make -C "$1" KDIR="$KDIR" C=2
+}
+
+checkpatch() {
+	out=$("$SRC/scripts/checkpatch.pl" --strict --no-tree --terse \
+		--show-types -f "$@" 2>&1)
+	rc=$?
+	[ -z "$out" ] || echo "$out" >&2
+	return $rc
+}
+
+unit_tests() {
+	make -s -C "$BENCH_TOP/tests" check
+}
+
+guest_suite() {	# cpu long-seconds
+	conf=$LOGDIR/suite-$KERNEL_RELEASE-$1.conf
+	echo "LONG_SECONDS=$2" >"$conf"
+	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
+		-m "$MODS" -c "$1" -t 600 -p "$BENCH_TOP/tests/guest/suite.sh" \
+		-l "$LOGDIR/console-$KERNEL_RELEASE-$1.log" \
+		-f "$BENCH_TOP/test_bench_page_pool.sh" \
+		-f "$BENCH_TOP/splat_patterns" -f "$conf"
+}
+
+need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
+	busybox-static cpio gzip
+rm -rf "$LOGDIR"
+mkdir -p "$LOGDIR"
+SRC=$(kernel_source) || exit 1
+cd "$BENCH_TOP" || exit 1
+
+step "checkpatch --strict on the sources" checkpatch \
+	time_bench.c time_bench.h bench_page_pool_simple.c \
+	bench_page_pool_compat.h Kconfig Makefile tests/time_bench_test.c
+step "unit tests of time_bench arithmetic" unit_tests
+
+for k in $KERNELS; do
+	select_kernel "$k"
+	MODS=$(build_modules) || exit 1
+	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 "$MODS"
+	step "$KERNEL_RELEASE: make C=2 (sparse) clean" build_sparse "$MODS"
+	long=30
+	for cpu in $CPUS; do
+		step "$KERNEL_RELEASE, -cpu $cpu: guest suite" guest_suite "$cpu" $long
+		long=0
+	done
+done
+
+[ -z "$failures" ] || say "failed:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -11,6 +11,10 @@ else
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) CONFIG_BENCH_PAGE_POOL_SIMPLE=m
+# The release modules install under; Debian's 6.1 headers give another
+# one in include/config/kernel.release.
+KDIR_RELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+		 $(KDIR)/include/generated/utsrelease.h)
 
 all: modules
 
@@ -19,7 +23,7 @@ modules:
 
 install: modules
 	$(MAKE) $(KBUILD_ARGS) modules_install
-	depmod -a $$(cat $(KDIR)/include/config/kernel.release)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KDIR_RELEASE)
 
 clean:
 	$(MAKE) $(KBUILD_ARGS) clean

@@ -73,11 +73,27 @@ guest_suite() {	# cpu long-seconds
 		-m "$MODS" -c "$1" -t 600 -p "$BENCH_TOP/tests/guest/suite.sh" \
 		-l "$LOGDIR/console-$KERNEL_RELEASE-$1.log" \
 		-f "$BENCH_TOP/test_bench_page_pool.sh" \
-		-f "$BENCH_TOP/splat_patterns" -f "$conf"
+		-f "$BENCH_TOP/splat_patterns" -f "$conf" -b "$(command -v perf)"
+}
+
+# "make install" into a staging root must give modprobe its dependency.
+install_staged() {
+	stage=$LOGDIR/install-$KERNEL_RELEASE
+	rm -rf "$stage"
+	make -s -C "$1" KDIR="$KDIR" INSTALL_MOD_PATH="$stage" install \
+		>"$LOGDIR/install-$KERNEL_RELEASE.log" 2>&1 ||
+		{ cat "$LOGDIR/install-$KERNEL_RELEASE.log" >&2; return 1; }
+	dep=$(grep 'bench_page_pool_simple.ko:' \
+		"$stage/lib/modules/$KERNEL_RELEASE/modules.dep")
+	say "modules.dep: $dep"
+	case $dep in
+	*/bench_page_pool_simple.ko:*/time_bench.ko) ;;
+	*) return 1 ;;
+	esac
 }
 
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
-	busybox-static cpio gzip
+	busybox-static cpio gzip kmod linux-perf
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 SRC=$(kernel_source) || exit 1
@@ -93,6 +109,7 @@ for k in $KERNELS; do
 	MODS=$(build_modules) || exit 1
 	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 "$MODS"
 	step "$KERNEL_RELEASE: make C=2 (sparse) clean" build_sparse "$MODS"
+	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
 	long=30
 	for cpu in $CPUS; do
 		step "$KERNEL_RELEASE, -cpu $cpu: guest suite" guest_suite "$cpu" $long

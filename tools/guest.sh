@@ -10,12 +10,13 @@ set -u
 
 usage() {
 	cat >&2 <<EOF
-usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-c CPU] [-t SECONDS] [-l LOG] [-a APPEND]
+usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-b BINARY]... [-c CPU] [-t SECONDS] [-l LOG] [-a APPEND]
   -k IMAGE    kernel image (bzImage/vmlinuz) to boot
   -r RELEASE  its release string, for /lib/modules/RELEASE
   -p PAYLOAD  shell script run in the guest as /payload.sh
   -m MODDIR   directory whose *.ko go to /lib/modules/RELEASE/extra
   -f FILE     extra file copied to the guest's /bench (repeatable)
+  -b BINARY   host program copied with its shared libraries (repeatable)
   -c CPU      QEMU CPU model (default: max)
   -t SECONDS  time limit of the whole guest run (default: 600)
   -l LOG      keep the console log here (default: a temporary file)
@@ -26,14 +27,15 @@ EOF
 	exit 2
 }
 
-image= release= payload= moddir= files= cpu=max limit=600 log= append=
-while getopts k:r:p:m:f:c:t:l:a: opt; do
+image= release= payload= moddir= files= binaries= cpu=max limit=600 log= append=
+while getopts k:r:p:m:f:b:c:t:l:a: opt; do
 	case $opt in
 	k) image=$OPTARG ;;
 	r) release=$OPTARG ;;
 	p) payload=$OPTARG ;;
 	m) moddir=$OPTARG ;;
 	f) files="$files $OPTARG" ;;
+	b) binaries="$binaries $OPTARG" ;;
 	c) cpu=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	l) log=$OPTARG ;;
@@ -55,6 +57,13 @@ cp "$BENCH_TOP/tools/guest-init" "$root/init"
 chmod +x "$root/init"
 for f in $files; do
 	cp "$f" "$root/bench/" || die "cannot copy $f"
+done
+# A dynamically linked program needs its libraries at the same paths.
+for bin in $binaries; do
+	for f in "$bin" $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f" || die "cannot copy $f"
+	done
 done
 if [ -n "$moddir" ]; then
 	cp "$moddir"/*.ko "$root/lib/modules/$release/extra/" ||

@@ -88,10 +88,11 @@ select_kernel() {
 		;;
 	*)
 		[ -f "$1" ] || die "KERNEL=$1: no such kernel image; accepted: 6.12, 6.1, or a path to a kernel image"
-		[ -n "${KDIR:-}" ] && [ -f "$KDIR/include/config/kernel.release" ] ||
+		uts=${KDIR:-}/include/generated/utsrelease.h
+		[ -n "${KDIR:-}" ] && [ -f "$uts" ] ||
 			die "KERNEL=$1 needs KDIR=<its prepared build tree>"
 		KERNEL_IMAGE=$1
-		KERNEL_RELEASE=$(cat "$KDIR/include/config/kernel.release")
+		KERNEL_RELEASE=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$uts")
 		;;
 	esac
 }

@@ -94,6 +94,22 @@ echo "#   nr_free_pages before $before after $after: $lost pages lost over $LEAK
 [ $ok = 0 ] && [ $lost -lt $((LEAK_RUNS * 32)) ]
 report $? "no pages lost over $LEAK_RUNS load/run/unload cycles"
 
+if command -v perf >/dev/null; then
+	# The documented profiling recipe: one softirq test, recorded through
+	# modprobe; its samples must show the loop inside the tasklet.
+	perf record -q -e cpu-clock -g -o /tmp/perf.data \
+		modprobe $MODULE loops=2000000 run_flags=0x10 >/dev/null 2>&1
+	rc=$?
+	perf report -q -i /tmp/perf.data --stdio --no-children --sort sym \
+		>/tmp/perf.txt 2>&1
+	top=$(grep -m1 '%' /tmp/perf.txt)
+	echo "#   perf record exit $rc; hottest: $top"
+	[ $rc = 0 ] && grep -q 'bench_pp_fast_path' /tmp/perf.txt &&
+		grep -q 'tasklet_action' /tmp/perf.txt
+	report $? "perf record -g modprobe ... run_flags=0x10 samples the loop in the tasklet"
+	loaded && rmmod $MODULE
+fi
+
 if [ "$LONG_SECONDS" -gt 0 ]; then
 	# A huge loops value must neither stall RCU nor trip the soft
 	# lockup detector (both fire after about 20 s), and a fatal signal

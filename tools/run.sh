@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make run": builds the module for a kernel, boots that kernel under
+# QEMU, loads the module with ARGS and prints a table of the results.
+#   KERNEL  6.12 (default) or 6.1: Debian's kernels, fetched as needed;
+#           or the path to a kernel image, with KDIR its build tree
+#   ARGS    module parameters, e.g. "loops=1000000 run_flags=0x70"
+#   CPU     QEMU CPU model (default: max)
+#   TIMEOUT seconds before the guest counts as hung (default: 900)
+# Exit status 0 only if the module loaded and every selected test
+# reported.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=${KERNEL:-6.12}
+ARGS=${ARGS:-}
+CPU=${CPU:-max}
+TIMEOUT=${TIMEOUT:-900}
+
+for arg in $ARGS; do
+	case $arg in
+	loops=* | run_flags=* | time_ms=*) ;;
+	*) die "ARGS: unknown module parameter '$arg'; accepted: loops=, run_flags=, time_ms= (see modinfo)" ;;
+	esac
+done
+
+need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
+	cpio gzip
+select_kernel "$KERNEL"
+mods=$(build_modules) || exit 1
+
+mkdir -p "$BENCH_TOP/build"
+payload=$BENCH_TOP/build/run-payload.sh
+log=$BENCH_TOP/build/run-$KERNEL_RELEASE.log
+cat >"$payload" <<EOF
+modprobe bench_page_pool_simple $ARGS || {
+	dmesg | grep bench_page_pool_simple | tail -n 5
+	exit 1
+}
+echo "RESULTS-BEGIN"
+cat /sys/kernel/debug/bench_page_pool_simple/results
+echo "RESULTS-END"
+dmesg | grep 'time_bench: Type:' | sed 's/^\[[^]]*\] //'
+rmmod bench_page_pool_simple
+EOF
+
+say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE, qemu -cpu $CPU"
+out=$(sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
+	-m "$mods" -c "$CPU" -t "$TIMEOUT" -p "$payload" -l "$log")
+rc=$?
+if [ $rc != 0 ]; then
+	printf '%s\n' "$out"
+	die "the run failed (exit $rc); console log: $log"
+fi
+
+results=$(printf '%s\n' "$out" | sed -n '/^RESULTS-BEGIN$/,/^RESULTS-END$/p' |
+	  sed '1d;$d')
+printf '%s\n' "$results" | sed -n 's/^\(kernel\|cpu_model\|params\): /\1: /p'
+printf '%s\n' "$results" | awk '
+	BEGIN {
+		printf "%-30s %-8s %12s %12s %10s  %s\n", "test", "context",
+		       "loops", "cycles/elem", "ns/elem", "path"
+	}
+	$1 == "test:" {
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			f[kv[1]] = substr($i, length(kv[1]) + 2)
+		}
+		printf "%-30s %-8s %12s %12s %10s  %s\n", f["name"],
+		       f["context"], f["invoke_count"], f["cycles_per_elem"],
+		       f["ns_per_elem"], f["path"]
+	}'
+echo
+printf '%s\n' "$out" | grep '^time_bench: Type:'
+
+# Every selected test must have reported: bit 0 is three baselines.
+flags=$(printf '%s\n' "$ARGS" | sed -n 's/.*run_flags=\([^ ]*\).*/\1/p')
+flags=$(( ${flags:-0x7f} ))
+want=0
+bit=0
+while [ $bit -le 6 ]; do
+	if [ $(( (flags >> bit) & 1 )) = 1 ]; then
+		[ $bit = 0 ] && want=$((want + 3)) || want=$((want + 1))
+	fi
+	bit=$((bit + 1))
+done
+got=$(printf '%s\n' "$results" | grep -c '^test: ')
+[ "$got" = "$want" ] || die "$got of $want selected tests reported; console log: $log"

@@ -7,6 +7,11 @@ ifneq ($(KERNELRELEASE),)
 
 obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += time_bench.o bench_page_pool_simple.o
 
+# Feature tests for bench_page_pool_compat.h: the tree's headers, not its
+# version, decide, so backports build too.
+ccflags-y += $(if $(wildcard $(srctree)/include/net/page_pool/helpers.h), \
+		-DBENCH_HAVE_PAGE_POOL_HELPERS_H)
+
 else
 
 KDIR ?= /lib/modules/$(shell uname -r)/build

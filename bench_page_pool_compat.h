@@ -8,10 +8,10 @@
 #ifndef _BENCH_PAGE_POOL_COMPAT_H
 #define _BENCH_PAGE_POOL_COMPAT_H
 
-/* 6.6 split <net/page_pool.h> into types.h and helpers.h; test for the
- * header rather than the version so that backports build too.
+/* 6.6 split <net/page_pool.h> into types.h and helpers.h; the Makefile
+ * tests which one the tree has.
  */
-#if __has_include("net/page_pool/helpers.h")
+#ifdef BENCH_HAVE_PAGE_POOL_HELPERS_H
 #include <net/page_pool/helpers.h>
 #else
 #include <net/page_pool.h>

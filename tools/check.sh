@@ -67,7 +67,8 @@ unit_tests() {
 }
 
 guest_suite() {	# cpu long-seconds
-	conf=$LOGDIR/suite-$KERNEL_RELEASE-$1.conf
+	mkdir -p "$LOGDIR/$KERNEL_RELEASE-$1"
+	conf=$LOGDIR/$KERNEL_RELEASE-$1/suite.conf
 	echo "LONG_SECONDS=$2" >"$conf"
 	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
 		-m "$MODS" -c "$1" -t 600 -p "$BENCH_TOP/tests/guest/suite.sh" \
@@ -83,11 +84,11 @@ install_staged() {
 	make -s -C "$1" KDIR="$KDIR" INSTALL_MOD_PATH="$stage" install \
 		>"$LOGDIR/install-$KERNEL_RELEASE.log" 2>&1 ||
 		{ cat "$LOGDIR/install-$KERNEL_RELEASE.log" >&2; return 1; }
-	dep=$(grep 'bench_page_pool_simple.ko:' \
+	dep=$(grep '/bench_page_pool_simple\.ko[.a-z]*:' \
 		"$stage/lib/modules/$KERNEL_RELEASE/modules.dep")
 	say "modules.dep: $dep"
 	case $dep in
-	*/bench_page_pool_simple.ko:*/time_bench.ko) ;;
+	*/bench_page_pool_simple.ko*:*/time_bench.ko*) ;;
 	*) return 1 ;;
 	esac
 }

@@ -42,6 +42,8 @@
 #define BENCH_WARMUP_LOOPS	1024
 #define BENCH_POOL_SIZE		1024
 #define BENCH_GFP		(GFP_ATOMIC | __GFP_NOWARN)
+/* " name=value" for each page_pool counter */
+#define BENCH_PP_STATS_LEN	(BENCH_PP_NR_STATS * 48)
 
 #define BENCH_BIT_BASELINE		BIT(0)
 #define BENCH_BIT_PROCESS_FAST_PATH	BIT(1)
@@ -88,6 +90,20 @@ enum bench_chunk_kind {
 	BENCH_CHUNK_PROBE,	/* find out which path a page takes */
 };
 
+static const char * const bench_pp_stat_names[BENCH_PP_NR_STATS] = {
+	[BENCH_PP_ALLOC_FAST] = "alloc_fast",
+	[BENCH_PP_ALLOC_SLOW] = "alloc_slow",
+	[BENCH_PP_ALLOC_SLOW_HIGH_ORDER] = "alloc_slow_high_order",
+	[BENCH_PP_ALLOC_EMPTY] = "alloc_empty",
+	[BENCH_PP_ALLOC_REFILL] = "alloc_refill",
+	[BENCH_PP_ALLOC_WAIVE] = "alloc_waive",
+	[BENCH_PP_RECYCLE_CACHED] = "recycle_cached",
+	[BENCH_PP_RECYCLE_CACHE_FULL] = "recycle_cache_full",
+	[BENCH_PP_RECYCLE_RING] = "recycle_ring",
+	[BENCH_PP_RECYCLE_RING_FULL] = "recycle_ring_full",
+	[BENCH_PP_RECYCLE_RELEASED_REFCNT] = "recycle_released_refcnt",
+};
+
 struct bench_run;
 
 struct bench_test {
@@ -109,6 +125,8 @@ struct bench_result {
 	enum bench_path path;
 	u64 pages_allocated;	/* from the page allocator while timed */
 	u64 pages_released;	/* back to the page allocator while timed */
+	/* page_pool's counters over the timed loop, if it keeps them */
+	u64 pp_stats[BENCH_PP_NR_STATS];
 };
 
 /* State of the test being run; chunks run in its context. */
@@ -456,7 +474,9 @@ static int bench_measure(struct bench_run *run)
 	u64 target = loops_given ? loops : U64_MAX;
 	u64 time_target_ns = (u64)time_ms * NSEC_PER_MSEC;
 	u64 chunk = BENCH_WARMUP_LOOPS, done;
+	u64 stats_before[BENCH_PP_NR_STATS];
 	u32 allocated = 0, released = 0;
+	int i;
 
 	done = bench_run_chunk(run, BENCH_CHUNK_WARMUP, chunk);
 	if (done < chunk)
@@ -464,6 +484,7 @@ static int bench_measure(struct bench_run *run)
 	if (run->pool) {
 		allocated = bench_pp_pages_allocated(run->pool);
 		released = bench_pp_pages_released(run->pool);
+		bench_pp_stats_read(run->pool, stats_before);
 	}
 
 	while (res->rec.invocations < target) {
@@ -489,6 +510,9 @@ static int bench_measure(struct bench_run *run)
 				       allocated;
 		res->pages_released = bench_pp_pages_released(run->pool) -
 				      released;
+		bench_pp_stats_read(run->pool, res->pp_stats);
+		for (i = 0; i < BENCH_PP_NR_STATS; i++)
+			res->pp_stats[i] -= stats_before[i];
 		bench_run_chunk(run, BENCH_CHUNK_PROBE, 0);
 	}
 	return 0;
@@ -497,6 +521,28 @@ alloc_failed:
 	pr_err("%s: page allocation failed after %llu iterations\n", name,
 	       res->rec.invocations + done);
 	return -ENOMEM;
+}
+
+/* Formats the page_pool counters as " name=value..." into @buf. */
+static void bench_format_pp_stats(char *buf, size_t size,
+				  const struct bench_result *res)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < BENCH_PP_NR_STATS; i++)
+		len += scnprintf(buf + len, size - len, " %s=%llu",
+				 bench_pp_stat_names[i], res->pp_stats[i]);
+}
+
+static void bench_print_pp_stats(const char *name,
+				 const struct bench_result *res)
+{
+	char buf[BENCH_PP_STATS_LEN];
+
+	bench_format_pp_stats(buf, sizeof(buf), res);
+	pr_info("%s page_pool stats:%s\n", name, buf);
 }
 
 static int bench_run_test(const struct bench_test *test,
@@ -522,6 +568,8 @@ static int bench_run_test(const struct bench_test *test,
 
 	res->valid = true;
 	time_bench_print(test->name, &res->rec);
+	if (test->page_return != BENCH_RETURN_NONE && BENCH_HAVE_PP_STATS)
+		bench_print_pp_stats(test->name, res);
 	return 0;
 }
 
@@ -549,6 +597,8 @@ static int bench_results_show(struct seq_file *m, void *v)
 	seq_puts(m, "format: bench_page_pool_simple 1\n");
 	seq_printf(m, "kernel: %s\n", init_utsname()->release);
 	seq_printf(m, "cpu_model: %s\n", bench_cpu_model());
+	seq_printf(m, "page_pool_stats: %s\n",
+		   BENCH_HAVE_PP_STATS ? "yes" : "no");
 	if (loops_given)
 		seq_printf(m, "params: loops=%u run_flags=0x%x time_ms=-\n",
 			   loops, run_flags);
@@ -566,13 +616,21 @@ static int bench_results_show(struct seq_file *m, void *v)
 					   res->rec.invocations, 3, true);
 		ns = time_bench_div_fixed(res->rec.ns, res->rec.invocations,
 					  3, true);
-		seq_printf(m, "test: name=%s run_flags_bit=%lu context=%s cpu=%d cpu_moves=%u loops=%llu invoke_count=%llu cycles=%llu ns=%llu chunks=%u cycles_per_elem=%llu.%03u ns_per_elem=%llu.%03u path=%s pages_allocated=%llu pages_released=%llu\n",
+		seq_printf(m, "test: name=%s run_flags_bit=%lu context=%s cpu=%d cpu_moves=%u loops=%llu invoke_count=%llu cycles=%llu ns=%llu chunks=%u cycles_per_elem=%llu.%03u ns_per_elem=%llu.%03u path=%s pages_allocated=%llu pages_released=%llu",
 			   bench_tests[i].name, __ffs(bench_tests[i].bit),
 			   bench_context_name(res), res->cpu, res->cpu_moves,
 			   res->loops, res->rec.invocations, res->rec.cycles,
 			   res->rec.ns, res->rec.chunks, cyc.whole, cyc.frac,
 			   ns.whole, ns.frac, bench_path_names[res->path],
 			   res->pages_allocated, res->pages_released);
+		if (bench_tests[i].page_return != BENCH_RETURN_NONE &&
+		    BENCH_HAVE_PP_STATS) {
+			char buf[BENCH_PP_STATS_LEN];
+
+			bench_format_pp_stats(buf, sizeof(buf), res);
+			seq_puts(m, buf);
+		}
+		seq_putc(m, '\n');
 	}
 	return 0;
 }
@@ -613,6 +671,8 @@ static int __init bench_page_pool_simple_init(void)
 	ret = bench_check_params();
 	if (ret)
 		return ret;
+	if (!BENCH_HAVE_PP_STATS)
+		pr_info("page_pool stats unavailable: kernel built without CONFIG_PAGE_POOL_STATS\n");
 
 	for (i = 0; i < ARRAY_SIZE(bench_tests); i++) {
 		if (!(run_flags & bench_tests[i].bit))

@@ -166,10 +166,12 @@ relation_lines() {
 }
 
 ntests=$(selected_tests | wc -l)
+npool=$(selected_tests | grep -vc ':-$')
 nrel=$(relation_lines | wc -l)
 nthr=$(threshold_lines | wc -l)
-# load, per test (reported, context, path), relations, limits, no splat
-plan=$((1 + 3 * ntests + nrel + nthr + 1))
+# load, per test (reported, context, path), per page_pool test (stats),
+# relations, limits, no splat
+plan=$((1 + 3 * ntests + npool + nrel + nthr + 1))
 
 echo "TAP version 13"
 echo "1..$plan"
@@ -218,8 +220,28 @@ compare() {	# a op b: numeric comparison; false if either is missing
 	}'
 }
 
+# page_pool's own counters over the timed loop, where the kernel keeps
+# them (CONFIG_PAGE_POOL_STATS): every iteration recycled the test's way.
+check_pp_stats() {	# name path invoke_count
+	desc="$1 page_pool stats agree with path $(echo "$2" | sed "s/^any$/cache or ring/")"
+	if ! echo "$results" | grep -qx 'page_pool_stats: yes'; then
+		ktap_result skip "$desc" "kernel without CONFIG_PAGE_POOL_STATS"
+		return
+	fi
+	cached=$(field "$1" recycle_cached)
+	ring=$(field "$1" recycle_ring)
+	refcnt=$(field "$1" recycle_released_refcnt)
+	desc="$desc (cached=$cached ring=$ring released_refcnt=$refcnt of $3)"
+	case $2 in
+	cache) check "$desc" test "$cached" = "$3" -a "$ring" = 0 -a "$refcnt" = 0 ;;
+	ring) check "$desc" test "$ring" = "$3" -a "$cached" = 0 -a "$refcnt" = 0 ;;
+	allocator) check "$desc" test "$refcnt" = "$3" -a "$cached" = 0 -a "$ring" = 0 ;;
+	*) check "$desc" test $((cached + ring)) = "$3" -a "$refcnt" = 0 ;;
+	esac
+}
+
 # Test-wide diagnostics for the log.
-echo "$results" | sed -n 's/^\(kernel\|cpu_model\|params\): /# &/p'
+echo "$results" | sed -n 's/^\(kernel\|cpu_model\|params\|page_pool_stats\): /# &/p'
 
 while IFS=: read -r name bit ctx path; do
 	[ -n "$name" ] || continue
@@ -227,12 +249,14 @@ while IFS=: read -r name bit ctx path; do
 		ktap_result skip "$name reported" "module did not load"
 		ktap_result skip "$name ran in $ctx context" "module did not load"
 		ktap_result skip "$name took its path" "module did not load"
+		[ "$path" = - ] ||
+			ktap_result skip "$name page_pool stats" "module did not load"
 		continue
 	fi
 	invoke=$(field "$name" invoke_count)
 	ran=$(field "$name" loops)
 	want=${loops:-$ran}
-	echo "# $name: cycles_per_elem=$(field "$name" cycles_per_elem) ns_per_elem=$(field "$name" ns_per_elem) invoke_count=$invoke context=$(field "$name" context) path=$(field "$name" path) pages_allocated=$(field "$name" pages_allocated) pages_released=$(field "$name" pages_released)"
+	echo "$results" | grep "^test: name=$name " | sed 's/^/# /'
 	check "$name reported, invoke count $invoke == loops ${want:-?}" \
 		test -n "$invoke" -a "$invoke" != 0 -a "$invoke" = "$want"
 	check "$name ran in $ctx context" test "$(field "$name" context)" = "$ctx"
@@ -259,6 +283,7 @@ while IFS=: read -r name bit ctx path; do
 			test "$got" = "$path" -a "$allocated" = 0
 		;;
 	esac
+	[ "$path" = - ] || check_pp_stats "$name" "$path" "$invoke"
 done <<EOF
 $(selected_tests)
 EOF

@@ -6,12 +6,18 @@
 # parameters, page leaks, endless loops) on both kernels with QEMU's
 # "max" and "qemu64" CPU models.  Ends with "N passed, N failed".
 #
-# KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64.
+# Then the same guest suite, plus fail_page_alloc runs and a kmemleak
+# scan, on a debug kernel (lockdep, KASAN, kmemleak, page_pool stats)
+# built from Debian's linux-source-6.12 by tools/debug-kernel.sh.
+#
+# KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64;
+# DEBUG_KERNEL=0 leaves out the debug kernel.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 KERNELS=${KERNELS:-"6.12 6.1"}
 CPUS=${CPUS:-"max qemu64"}
+DEBUG_KERNEL=${DEBUG_KERNEL:-1}
 LOGDIR=$BENCH_TOP/build/check
 passed=0
 failed=0
@@ -29,6 +35,7 @@ step() {	# description command...
 		failures="$failures
   $desc"
 		say "FAIL: $desc"
+		return 1
 	fi
 }
 
@@ -66,12 +73,12 @@ unit_tests() {
 	make -s -C "$BENCH_TOP/tests" check
 }
 
-guest_suite() {	# cpu long-seconds
+guest_suite() {	# cpu long-seconds [debug]
 	mkdir -p "$LOGDIR/$KERNEL_RELEASE-$1"
 	conf=$LOGDIR/$KERNEL_RELEASE-$1/suite.conf
-	echo "LONG_SECONDS=$2" >"$conf"
+	printf 'LONG_SECONDS=%s\nDEBUG=%s\n' "$2" "${3:-0}" >"$conf"
 	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
-		-m "$MODS" -c "$1" -t 600 -p "$BENCH_TOP/tests/guest/suite.sh" \
+		-m "$MODS" -c "$1" -t 1500 -p "$BENCH_TOP/tests/guest/suite.sh" \
 		-l "$LOGDIR/console-$KERNEL_RELEASE-$1.log" \
 		-f "$BENCH_TOP/test_bench_page_pool.sh" \
 		-f "$BENCH_TOP/splat_patterns" -f "$conf" -b "$(command -v perf)"
@@ -117,6 +124,19 @@ for k in $KERNELS; do
 		long=0
 	done
 done
+
+debug_kernel() {
+	KDIR=$(sh "$BENCH_TOP/tools/debug-kernel.sh") || return 1
+	select_kernel "$KDIR/arch/x86/boot/bzImage"
+	MODS=$(build_modules)
+}
+
+if [ "$DEBUG_KERNEL" = 1 ]; then
+	step "debug kernel from linux-source-6.12 builds (cached)" debug_kernel &&
+	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 "$MODS" &&
+	step "$KERNEL_RELEASE debug kernel: guest suite, fail_page_alloc, kmemleak" \
+		guest_suite max 30 1
+fi
 
 [ -z "$failures" ] || say "failed:$failures"
 echo "$passed passed, $failed failed"

@@ -4,13 +4,25 @@
 # from /bench, with the modules in /lib/modules/$(uname -r)/extra.
 # Prints one "ok"/"not ok" line per check and exits 1 if any failed.
 # /bench/suite.conf may set LONG_SECONDS (run loops=4294967295 that long
-# and kill it) and LEAK_RUNS (load/unload cycles of the leak check).
+# and kill it), LEAK_RUNS (load/unload cycles of the leak check) and
+# DEBUG=1 (debug kernel: second full run, kmemleak, fail_page_alloc).
 
 MODULE=bench_page_pool_simple
 MODDIR=/lib/modules/$(uname -r)/extra
 LONG_SECONDS=0
 LEAK_RUNS=10
+DEBUG=0
 [ -r ./suite.conf ] && . ./suite.conf
+KMEMLEAK=/sys/kernel/debug/kmemleak
+FAIL_PAGE_ALLOC=/sys/kernel/debug/fail_page_alloc
+
+# kmemleak scans on demand only, after a clean slate: its periodic scan
+# would report boot-time objects on the console at a random moment.
+if [ "$DEBUG" = 1 ] && [ -w $KMEMLEAK ]; then
+	echo scan=off >$KMEMLEAK
+	echo scan >$KMEMLEAK
+	echo clear >$KMEMLEAK
+fi
 
 failed=0
 n=0
@@ -62,10 +74,47 @@ free_pages() {
 	echo $((buddy + pcp))
 }
 
+# With allocations failing now and then, every load must either succeed
+# or fail with its message, and no page may be lost.
+fail_alloc_runs() {
+	echo 0 >$FAIL_PAGE_ALLOC/min-order
+	echo 1 >$FAIL_PAGE_ALLOC/interval
+	echo -1 >$FAIL_PAGE_ALLOC/times
+	echo 0 >$FAIL_PAGE_ALLOC/space
+	echo 0 >$FAIL_PAGE_ALLOC/verbose
+	modprobe $MODULE loops=20000 && rmmod $MODULE
+	before=$(free_pages)
+	for flags in 0x08 0x40 0x06 0x30; do
+		mark="fail-alloc-check $flags"
+		echo "$mark" >/dev/kmsg
+		echo 5 >$FAIL_PAGE_ALLOC/probability
+		modprobe $MODULE loops=100000 run_flags=$flags
+		rc=$?
+		echo 0 >$FAIL_PAGE_ALLOC/probability
+		line=$(dmesg | sed -n "/$mark/,\$p" |
+		       grep "$MODULE: .*page allocation failed")
+		echo "#   run_flags=$flags with 5% of page allocations failing: modprobe exit $rc; dmesg: ${line#*] }"
+		case $flags in
+		0x08 | 0x40)	# every iteration allocates: must fail
+			! loaded && [ $rc != 0 ] && [ -n "$line" ] ;;
+		*)		# only the warm-up allocates
+			{ loaded && [ $rc = 0 ]; } ||
+				{ ! loaded && [ -n "$line" ]; } ;;
+		esac
+		report $? "run_flags=$flags under fail_page_alloc ends cleanly"
+		loaded && rmmod $MODULE
+	done
+	after=$(free_pages)
+	echo "#   nr_free_pages+pcp before $before after $after"
+	[ $((before - after)) -lt 40 ]
+	report $? "no pages lost by the failing runs"
+}
+
 modprobe time_bench
 report $? "time_bench loads (modprobe resolves the dependency)"
 
 kselftest "kselftest, default parameters (sized by time_ms)"
+[ "$DEBUG" = 1 ] && kselftest "kselftest, default parameters, second run"
 kselftest "kselftest, explicit loops=20000" loops=20000
 kselftest "kselftest, one softirq test alone: run_flags=0x10" \
 	loops=100000 run_flags=0x10
@@ -98,6 +147,26 @@ echo "#   nr_free_pages before $before after $after: $lost pages lost over $LEAK
 # 2000 iterations, or of one pool's cache (64 pages), loses ten per run.
 [ $ok = 0 ] && [ $lost -lt $((LEAK_RUNS * 10)) ]
 report $? "no pages lost over $LEAK_RUNS load/run/unload cycles"
+
+if [ "$DEBUG" = 1 ]; then
+	if [ -d $FAIL_PAGE_ALLOC ]; then
+		fail_alloc_runs
+	else
+		report 1 "fail_page_alloc is available (CONFIG_FAIL_PAGE_ALLOC)"
+	fi
+	if [ -w $KMEMLEAK ]; then
+		# Objects must be older than kmemleak's minimum age (5 s)
+		# before a scan reports them.
+		sleep 6
+		echo scan >$KMEMLEAK
+		echo scan >$KMEMLEAK
+		sed 's/^/#   /' $KMEMLEAK
+		[ ! -s $KMEMLEAK ]
+		report $? "kmemleak finds no leak after all runs"
+	else
+		report 1 "kmemleak is available (CONFIG_DEBUG_KMEMLEAK)"
+	fi
+fi
 
 if command -v perf >/dev/null; then
 	# The documented profiling recipe: one softirq test, recorded through

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds the debug kernel (lockdep, KASAN, kmemleak, atomic-sleep checks,
+# fail_page_alloc, page_pool stats) from Debian's linux-source-6.12:
+# tinyconfig plus debug/debug.config.  The build is cached under
+# $BENCH_CACHE/debug-kernel, keyed by the source and the fragment, and
+# reused while both are unchanged.  Prints the build tree (KDIR); its
+# arch/x86/boot/bzImage is the image.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+need_packages make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio \
+	python3
+SRC=$(kernel_source) || exit 1
+FRAGMENT=$BENCH_TOP/debug/debug.config
+OUT=$BENCH_CACHE/debug-kernel
+key="$(cat "$SRC/.unpacked" "$SRC/Makefile" "$FRAGMENT" | md5sum | cut -d' ' -f1)"
+
+if [ -f "$OUT/.built" ] && [ "$(cat "$OUT/.built")" = "$key" ] &&
+   [ -f "$OUT/arch/x86/boot/bzImage" ]; then
+	echo "$OUT"
+	exit 0
+fi
+
+say "building the debug kernel in $OUT (about 10 minutes on 2 cores)"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+log=$OUT/build.log
+{
+	make -C "$SRC" O="$OUT" tinyconfig &&
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" \
+		"$FRAGMENT" &&
+	make -C "$SRC" O="$OUT" olddefconfig
+} >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed"; }
+
+# Every option the fragment sets must have survived olddefconfig.
+missing=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
+	  "$FRAGMENT" | while read -r line; do
+		grep -qxF "$line" "$OUT/.config" || echo "$line"
+	  done)
+[ -z "$missing" ] || die "debug.config options lost by olddefconfig:
+$missing"
+
+make -C "$SRC" O="$OUT" -j"$(nproc)" bzImage modules >>"$log" 2>&1 ||
+	{ tail -n 30 "$log" >&2; die "debug kernel build failed (log: $log)"; }
+echo "$key" >"$OUT/.built"
+echo "$OUT"

@@ -117,15 +117,23 @@ struct bench_test {
 
 struct bench_result {
 	bool valid;
-	struct time_bench_record rec;
-	u64 loops;		/* iterations asked for, or sized by time */
-	u32 softirq_chunks;	/* chunks seen running in softirq */
+	u32 reps;
+	u64 loops;		/* iterations per repetition */
+	struct time_bench_record *rep_recs;	/* one per repetition */
+	u64 *cycles_milli;	/* per repetition, in rep order */
+	u64 *ns_milli;
+	u32 median_rep;		/* the one the legacy line shows */
+	struct time_bench_summary cycles;	/* thousandths per element */
+	struct time_bench_summary ns;
+	u64 total_invocations;
+	u32 chunks;		/* timed chunks of all repetitions */
+	u32 softirq_chunks;	/* of which seen running in softirq */
 	int cpu;		/* CPU of the first timed chunk */
 	u32 cpu_moves;		/* timed chunks run on another CPU */
 	enum bench_path path;
 	u64 pages_allocated;	/* from the page allocator while timed */
 	u64 pages_released;	/* back to the page allocator while timed */
-	/* page_pool's counters over the timed loop, if it keeps them */
+	/* page_pool's counters over the timed loops, if it keeps them */
 	u64 pp_stats[BENCH_PP_NR_STATS];
 };
 
@@ -138,20 +146,33 @@ struct bench_run {
 	spinlock_t lock;	/* only the "lock" baseline takes it */
 	struct tasklet_struct tasklet;
 	struct completion chunk_done;
-	enum bench_chunk_kind chunk_kind;	/* in */
-	u64 chunk_loops;	/* in: iterations for the next chunk */
-	u64 chunk_completed;	/* out: iterations it completed */
-	u64 chunk_ns;		/* out: how long they took */
+	u64 next_chunk;		/* iterations the next chunk should run */
+	/* One chunk's orders and report, handed to and from the tasklet */
+	enum bench_chunk_kind chunk_kind;
+	u64 chunk_loops;
+	struct time_bench_stamp chunk_start;
+	struct time_bench_stamp chunk_stop;
+	u64 chunk_completed;
+	int chunk_cpu;
+	bool chunk_in_softirq;
+	struct task_struct *chunk_task;
 };
 
 static unsigned int loops;
 static bool loops_given;
 static unsigned int run_flags = BENCH_ALL_BITS;
 static unsigned int time_ms = 200;
+static unsigned int reps;
+static bool reps_given;
 
 #define BENCH_LOOPS_ACCEPTED	__stringify(BENCH_MIN_LOOPS) "..4294967295"
 #define BENCH_RUN_FLAGS_ACCEPTED "a mask of bits 0-6 (0x1..0x7f)"
 #define BENCH_TIME_MS_ACCEPTED	"1.." __stringify(BENCH_MAX_TIME_MS)
+#define BENCH_REPS_ACCEPTED	"1.." __stringify(TIME_BENCH_MAX_REPS)
+/* Repetitions when sized by time; an explicit loops runs once, as the
+ * legacy benchmark did, unless reps says otherwise.
+ */
+#define BENCH_DEFAULT_REPS	5
 
 /* Parses an unsigned int parameter; @accepted ends the error line. */
 static int bench_param_parse(const char *val, const struct kernel_param *kp,
@@ -186,6 +207,15 @@ static int bench_param_set_time_ms(const char *val,
 	return bench_param_parse(val, kp, BENCH_TIME_MS_ACCEPTED);
 }
 
+static int bench_param_set_reps(const char *val, const struct kernel_param *kp)
+{
+	int ret = bench_param_parse(val, kp, BENCH_REPS_ACCEPTED);
+
+	if (!ret)
+		reps_given = true;
+	return ret;
+}
+
 static const struct kernel_param_ops bench_loops_ops = {
 	.set = bench_param_set_loops,
 	.get = param_get_uint,
@@ -201,6 +231,11 @@ static const struct kernel_param_ops bench_time_ms_ops = {
 	.get = param_get_uint,
 };
 
+static const struct kernel_param_ops bench_reps_ops = {
+	.set = bench_param_set_reps,
+	.get = param_get_uint,
+};
+
 module_param_cb(loops, &bench_loops_ops, &loops, 0444);
 __MODULE_PARM_TYPE(loops, "uint");
 MODULE_PARM_DESC(loops, "Iterations per test, " BENCH_LOOPS_ACCEPTED
@@ -211,8 +246,13 @@ MODULE_PARM_DESC(run_flags,
 		 "Tests to run, a bit mask (default 0x7f, all): bit 0 baselines (for_loop, atomic_inc, lock); bits 1-3 page_pool fast path, ptr_ring, slow path in process context; bits 4-6 the same in softirq (tasklet) context");
 module_param_cb(time_ms, &bench_time_ms_ops, &time_ms, 0444);
 __MODULE_PARM_TYPE(time_ms, "uint");
-MODULE_PARM_DESC(time_ms, "Timed duration per test in ms when loops is not given, "
+MODULE_PARM_DESC(time_ms, "Timed duration per test in ms, all repetitions together, when loops is not given, "
 		 BENCH_TIME_MS_ACCEPTED " (default 200)");
+module_param_cb(reps, &bench_reps_ops, &reps, 0444);
+__MODULE_PARM_TYPE(reps, "uint");
+MODULE_PARM_DESC(reps, "Repetitions of each test, " BENCH_REPS_ACCEPTED
+		 " (default: " __stringify(BENCH_DEFAULT_REPS)
+		 ", or 1 when loops is given)");
 
 static u64 bench_for_loop(struct bench_run *run, u64 loops)
 {
@@ -363,33 +403,18 @@ static enum bench_path bench_probe_path(struct bench_run *run)
 /* Runs one chunk in the current context, the test's one. */
 static void bench_chunk(struct bench_run *run)
 {
-	struct bench_result *res = run->result;
-	struct time_bench_stamp start, stop;
-	u64 done;
-	int cpu;
-
 	if (run->chunk_kind == BENCH_CHUNK_PROBE) {
-		res->path = bench_probe_path(run);
+		run->result->path = bench_probe_path(run);
 		return;
 	}
 
-	time_bench_start(&start);
-	done = run->test->body(run, run->chunk_loops);
-	time_bench_stop(&stop);
+	time_bench_start(&run->chunk_start);
+	run->chunk_completed = run->test->body(run, run->chunk_loops);
+	time_bench_stop(&run->chunk_stop);
 
-	run->chunk_completed = done;
-	run->chunk_ns = stop.ns - start.ns;
-	if (run->chunk_kind != BENCH_CHUNK_TIMED)
-		return;
-
-	time_bench_account(&res->rec, &start, &stop, done);
-	cpu = raw_smp_processor_id();
-	if (res->rec.chunks == 1)
-		res->cpu = cpu;
-	else if (cpu != res->cpu)
-		res->cpu_moves++;
-	if (in_serving_softirq())
-		res->softirq_chunks++;
+	run->chunk_cpu = raw_smp_processor_id();
+	run->chunk_in_softirq = in_serving_softirq();
+	run->chunk_task = current;
 }
 
 static void bench_tasklet_fn(struct tasklet_struct *t)
@@ -408,8 +433,10 @@ static u64 bench_run_chunk(struct bench_run *run, enum bench_chunk_kind kind,
 	run->chunk_loops = chunk_loops;
 	run->chunk_completed = 0;
 
+	time_bench_pmu_read(&run->chunk_start);
 	if (run->test->context == BENCH_PROCESS) {
 		bench_chunk(run);
+		time_bench_pmu_read(&run->chunk_stop);
 		return run->chunk_completed;
 	}
 
@@ -422,6 +449,10 @@ static u64 bench_run_chunk(struct bench_run *run, enum bench_chunk_kind kind,
 	tasklet_schedule(&run->tasklet);
 	local_bh_enable();
 	wait_for_completion(&run->chunk_done);
+	time_bench_pmu_read(&run->chunk_stop);
+	/* This task's counters missed a chunk that ksoftirqd ran. */
+	if (run->chunk_task != current)
+		run->chunk_stop.pmu_valid = false;
 	return run->chunk_completed;
 }
 
@@ -462,49 +493,162 @@ static void bench_teardown(struct bench_run *run)
 	run->pool = NULL;
 }
 
+/* Notes where a timed chunk ran, to report the test's real context. */
+static void bench_note_context(struct bench_run *run)
+{
+	struct bench_result *res = run->result;
+
+	if (!res->chunks++)
+		res->cpu = run->chunk_cpu;
+	else if (run->chunk_cpu != res->cpu)
+		res->cpu_moves++;
+	if (run->chunk_in_softirq)
+		res->softirq_chunks++;
+}
+
+/* Aims the next chunk at BENCH_CHUNK_NS from the speed of the last one. */
+static void bench_size_next_chunk(struct bench_run *run, u64 last_loops)
+{
+	u64 last_ns = run->chunk_stop.ns - run->chunk_start.ns;
+
+	run->next_chunk = time_bench_next_chunk(last_loops, last_ns,
+						BENCH_CHUNK_NS, U64_MAX);
+}
+
 /*
- * Runs the test's loop chunk by chunk until the asked-for iterations,
- * or time_ms of timed work, are done.  Between chunks the task may be
- * scheduled out, and a fatal signal ends the run.
+ * Runs the test's loop into @rec, chunk by chunk, until @max_loops
+ * iterations or @max_ns of timed work are done.  Between chunks the task
+ * may be scheduled out, and a fatal signal ends the run.
  */
+static int bench_run_loops(struct bench_run *run, u64 max_loops, u64 max_ns,
+			   struct time_bench_record *rec, bool count_context)
+{
+	const char *name = run->test->name;
+	u64 chunk, done;
+
+	while (rec->invocations < max_loops && rec->ns < max_ns) {
+		chunk = min(run->next_chunk, max_loops - rec->invocations);
+		cond_resched();
+		if (fatal_signal_pending(current)) {
+			pr_err("%s: interrupted by a signal\n", name);
+			return -EINTR;
+		}
+		done = bench_run_chunk(run, BENCH_CHUNK_TIMED, chunk);
+		time_bench_account(rec, &run->chunk_start, &run->chunk_stop,
+				   done);
+		if (done < chunk) {
+			pr_err("%s: page allocation failed after %llu iterations\n",
+			       name, rec->invocations);
+			return -ENOMEM;
+		}
+		if (count_context)
+			bench_note_context(run);
+		bench_size_next_chunk(run, chunk);
+	}
+	return 0;
+}
+
+/* Iterations per repetition: loops, or what fits in its share of
+ * time_ms at the speed a short calibration run measures.
+ */
+static int bench_loops_per_rep(struct bench_run *run, u32 nreps, u64 *per_rep)
+{
+	u64 rep_ns = div_u64((u64)time_ms * NSEC_PER_MSEC, nreps);
+	struct time_bench_record cal = { };
+	int ret;
+
+	if (loops_given) {
+		*per_rep = loops;
+		return 0;
+	}
+	ret = bench_run_loops(run, U64_MAX, min_t(u64, rep_ns, BENCH_CHUNK_NS),
+			      &cal, false);
+	if (ret)
+		return ret;
+	*per_rep = mul_u64_u64_div_u64(cal.invocations, rep_ns,
+				       max_t(u64, cal.ns, 1));
+	*per_rep = clamp_t(u64, *per_rep, BENCH_MIN_LOOPS, U32_MAX);
+	return 0;
+}
+
+static u32 bench_reps(void)
+{
+	if (reps_given)
+		return reps;
+	return loops_given ? 1 : BENCH_DEFAULT_REPS;
+}
+
+/* Spread over the repetitions, and the one the legacy line shows: the
+ * median, or the lower of the two middle ones.
+ */
+static int bench_summarize(struct bench_result *res)
+{
+	u64 *sorted;
+	u32 r;
+
+	sorted = kmalloc_array(res->reps, sizeof(*sorted), GFP_KERNEL);
+	if (!sorted)
+		return -ENOMEM;
+	for (r = 0; r < res->reps; r++) {
+		const struct time_bench_record *rec = &res->rep_recs[r];
+
+		res->cycles_milli[r] =
+			time_bench_milli_per_elem(rec->cycles, rec->invocations);
+		res->ns_milli[r] =
+			time_bench_milli_per_elem(rec->ns, rec->invocations);
+		res->total_invocations += rec->invocations;
+	}
+
+	memcpy(sorted, res->ns_milli, res->reps * sizeof(*sorted));
+	res->ns = time_bench_summarize(sorted, res->reps);
+	memcpy(sorted, res->cycles_milli, res->reps * sizeof(*sorted));
+	res->cycles = time_bench_summarize(sorted, res->reps);
+	for (r = 0; r < res->reps; r++)
+		if (res->cycles_milli[r] == sorted[(res->reps - 1) / 2])
+			break;
+	res->median_rep = r;
+	kfree(sorted);
+	return 0;
+}
+
 static int bench_measure(struct bench_run *run)
 {
 	struct bench_result *res = run->result;
-	const char *name = run->test->name;
-	u64 target = loops_given ? loops : U64_MAX;
-	u64 time_target_ns = (u64)time_ms * NSEC_PER_MSEC;
-	u64 chunk = BENCH_WARMUP_LOOPS, done;
 	u64 stats_before[BENCH_PP_NR_STATS];
-	u32 allocated = 0, released = 0;
-	int i;
+	u32 allocated = 0, released = 0, r;
+	int i, ret;
 
-	done = bench_run_chunk(run, BENCH_CHUNK_WARMUP, chunk);
-	if (done < chunk)
-		goto alloc_failed;
+	res->reps = bench_reps();
+	res->rep_recs = kcalloc(res->reps, sizeof(*res->rep_recs), GFP_KERNEL);
+	res->cycles_milli = kcalloc(res->reps, sizeof(u64), GFP_KERNEL);
+	res->ns_milli = kcalloc(res->reps, sizeof(u64), GFP_KERNEL);
+	if (!res->rep_recs || !res->cycles_milli || !res->ns_milli)
+		return -ENOMEM;
+
+	/* Untimed: fills the pool's cache and sizes the first chunk. */
+	if (bench_run_chunk(run, BENCH_CHUNK_WARMUP, BENCH_WARMUP_LOOPS) <
+	    BENCH_WARMUP_LOOPS) {
+		pr_err("%s: page allocation failed while warming up\n",
+		       run->test->name);
+		return -ENOMEM;
+	}
+	bench_size_next_chunk(run, BENCH_WARMUP_LOOPS);
+
+	ret = bench_loops_per_rep(run, res->reps, &res->loops);
+	if (ret)
+		return ret;
+
 	if (run->pool) {
 		allocated = bench_pp_pages_allocated(run->pool);
 		released = bench_pp_pages_released(run->pool);
 		bench_pp_stats_read(run->pool, stats_before);
 	}
-
-	while (res->rec.invocations < target) {
-		chunk = time_bench_next_chunk(chunk, run->chunk_ns,
-					      BENCH_CHUNK_NS,
-					      target - res->rec.invocations);
-		cond_resched();
-		if (fatal_signal_pending(current)) {
-			pr_err("%s: interrupted by a signal after %llu iterations\n",
-			       name, res->rec.invocations);
-			return -EINTR;
-		}
-		done = bench_run_chunk(run, BENCH_CHUNK_TIMED, chunk);
-		if (done < chunk)
-			goto alloc_failed;
-		if (!loops_given && res->rec.ns >= time_target_ns)
-			break;
+	for (r = 0; r < res->reps; r++) {
+		ret = bench_run_loops(run, res->loops, U64_MAX,
+				      &res->rep_recs[r], true);
+		if (ret)
+			return ret;
 	}
-	res->loops = loops_given ? loops : res->rec.invocations;
-
 	if (run->pool) {
 		res->pages_allocated = bench_pp_pages_allocated(run->pool) -
 				       allocated;
@@ -515,12 +659,7 @@ static int bench_measure(struct bench_run *run)
 			res->pp_stats[i] -= stats_before[i];
 		bench_run_chunk(run, BENCH_CHUNK_PROBE, 0);
 	}
-	return 0;
-
-alloc_failed:
-	pr_err("%s: page allocation failed after %llu iterations\n", name,
-	       res->rec.invocations + done);
-	return -ENOMEM;
+	return bench_summarize(res);
 }
 
 /* Formats the page_pool counters as " name=value..." into @buf. */
@@ -567,15 +706,30 @@ static int bench_run_test(const struct bench_test *test,
 		return ret;
 
 	res->valid = true;
-	time_bench_print(test->name, &res->rec);
+	time_bench_print(test->name, &res->rep_recs[res->median_rep]);
+	if (res->reps > 1)
+		time_bench_print_summary(test->name, res->reps, &res->cycles,
+					 &res->ns);
 	if (test->page_return != BENCH_RETURN_NONE && BENCH_HAVE_PP_STATS)
 		bench_print_pp_stats(test->name, res);
 	return 0;
 }
 
+static void bench_free_results(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bench_results); i++) {
+		kfree(bench_results[i].rep_recs);
+		kfree(bench_results[i].cycles_milli);
+		kfree(bench_results[i].ns_milli);
+		memset(&bench_results[i], 0, sizeof(bench_results[i]));
+	}
+}
+
 static const char *bench_context_name(const struct bench_result *res)
 {
-	if (res->softirq_chunks == res->rec.chunks)
+	if (res->softirq_chunks == res->chunks)
 		return "softirq";
 	return res->softirq_chunks ? "mixed" : "process";
 }
@@ -589,40 +743,124 @@ static const char *bench_cpu_model(void)
 	return "unknown";
 }
 
+static struct time_bench_overhead bench_overhead;
+static int bench_pmu_error;
+
+/* " key=x.yy" from thousandths, two decimals rounded */
+static void bench_seq_milli2(struct seq_file *m, const char *key, u64 milli)
+{
+	struct time_bench_fixed f = time_bench_div_fixed(milli, 1000, 2, true);
+
+	seq_printf(m, " %s=%llu.%02u", key, f.whole, f.frac);
+}
+
+/* PMU counts over all repetitions, as " key=x.yy" fields. */
+static void bench_seq_pmu(struct seq_file *m, const struct bench_result *res)
+{
+	u64 insn = 0, cyc = 0, inv = 0;
+	u32 skipped = 0, r;
+
+	for (r = 0; r < res->reps; r++) {
+		insn += res->rep_recs[r].pmu_instructions;
+		cyc += res->rep_recs[r].pmu_cycles;
+		inv += res->rep_recs[r].pmu_invocations;
+		skipped += res->rep_recs[r].pmu_skipped_chunks;
+	}
+	if (!inv) {
+		seq_puts(m, " pmu=-");
+		return;
+	}
+	bench_seq_milli2(m, "instructions_per_elem",
+			 time_bench_milli_per_elem(insn, inv));
+	bench_seq_milli2(m, "pmu_cycles_per_elem",
+			 time_bench_milli_per_elem(cyc, inv));
+	bench_seq_milli2(m, "ipc", time_bench_milli_per_elem(insn, cyc));
+	seq_printf(m, " pmu_skipped_chunks=%u", skipped);
+}
+
+static void bench_seq_summary(struct seq_file *m, const char *unit,
+			      const struct time_bench_summary *sum)
+{
+	char key[24];
+
+	snprintf(key, sizeof(key), "%s_min", unit);
+	bench_seq_milli2(m, key, sum->min);
+	snprintf(key, sizeof(key), "%s_median", unit);
+	bench_seq_milli2(m, key, sum->median);
+	snprintf(key, sizeof(key), "%s_mean", unit);
+	bench_seq_milli2(m, key, sum->mean);
+	snprintf(key, sizeof(key), "%s_stddev", unit);
+	bench_seq_milli2(m, key, sum->stddev);
+	snprintf(key, sizeof(key), "%s_max", unit);
+	bench_seq_milli2(m, key, sum->max);
+}
+
+/* " key=a.aaa,b.bbb,..." : one value per repetition, in order */
+static void bench_seq_samples(struct seq_file *m, const char *key,
+			      const u64 *milli, u32 n)
+{
+	u32 r;
+
+	seq_printf(m, " %s=", key);
+	for (r = 0; r < n; r++)
+		seq_printf(m, "%s%llu.%03llu", r ? "," : "",
+			   div_u64(milli[r], 1000), milli[r] % 1000);
+}
+
 /* The results file: see "Results file" in README.rst for the format. */
 static int bench_results_show(struct seq_file *m, void *v)
 {
+	const struct time_bench_overhead *ovh = &bench_overhead;
 	size_t i;
 
-	seq_puts(m, "format: bench_page_pool_simple 1\n");
+	seq_puts(m, "format: bench_page_pool_simple 2\n");
 	seq_printf(m, "kernel: %s\n", init_utsname()->release);
 	seq_printf(m, "cpu_model: %s\n", bench_cpu_model());
 	seq_printf(m, "page_pool_stats: %s\n",
 		   BENCH_HAVE_PP_STATS ? "yes" : "no");
 	if (loops_given)
-		seq_printf(m, "params: loops=%u run_flags=0x%x time_ms=-\n",
-			   loops, run_flags);
+		seq_printf(m, "params: loops=%u run_flags=0x%x time_ms=- reps=%u\n",
+			   loops, run_flags, bench_reps());
 	else
-		seq_printf(m, "params: loops=- run_flags=0x%x time_ms=%u\n",
-			   run_flags, time_ms);
+		seq_printf(m, "params: loops=- run_flags=0x%x time_ms=%u reps=%u\n",
+			   run_flags, time_ms, bench_reps());
+	seq_puts(m, "overhead:");
+	bench_seq_milli2(m, "cycle_read_cycles", ovh->cycle_read_milli);
+	bench_seq_milli2(m, "clock_read_cycles", ovh->clock_read_milli_cycles);
+	bench_seq_milli2(m, "clock_read_ns", ovh->clock_read_milli_ns);
+	bench_seq_milli2(m, "empty_loop_cycles", ovh->empty_loop_milli_cycles);
+	seq_putc(m, '\n');
+	if (bench_pmu_error)
+		seq_printf(m, "pmu: unavailable (error %d)\n", bench_pmu_error);
+	else
+		seq_puts(m, "pmu: instructions cycles\n");
 
 	for (i = 0; i < ARRAY_SIZE(bench_tests); i++) {
 		const struct bench_result *res = &bench_results[i];
+		const struct time_bench_record *rec;
 		struct time_bench_fixed cyc, ns;
 
 		if (!res->valid)
 			continue;
-		cyc = time_bench_div_fixed(res->rec.cycles,
-					   res->rec.invocations, 3, true);
-		ns = time_bench_div_fixed(res->rec.ns, res->rec.invocations,
-					  3, true);
-		seq_printf(m, "test: name=%s run_flags_bit=%lu context=%s cpu=%d cpu_moves=%u loops=%llu invoke_count=%llu cycles=%llu ns=%llu chunks=%u cycles_per_elem=%llu.%03u ns_per_elem=%llu.%03u path=%s pages_allocated=%llu pages_released=%llu",
+		rec = &res->rep_recs[res->median_rep];
+		cyc = time_bench_div_fixed(rec->cycles, rec->invocations, 3,
+					   true);
+		ns = time_bench_div_fixed(rec->ns, rec->invocations, 3, true);
+		seq_printf(m, "test: name=%s run_flags_bit=%lu context=%s cpu=%d cpu_moves=%u reps=%u loops=%llu invoke_count=%llu total_invoke_count=%llu cycles=%llu ns=%llu chunks=%u cycles_per_elem=%llu.%03u ns_per_elem=%llu.%03u",
 			   bench_tests[i].name, __ffs(bench_tests[i].bit),
 			   bench_context_name(res), res->cpu, res->cpu_moves,
-			   res->loops, res->rec.invocations, res->rec.cycles,
-			   res->rec.ns, res->rec.chunks, cyc.whole, cyc.frac,
-			   ns.whole, ns.frac, bench_path_names[res->path],
-			   res->pages_allocated, res->pages_released);
+			   res->reps, res->loops, rec->invocations,
+			   res->total_invocations, rec->cycles, rec->ns,
+			   res->chunks, cyc.whole, cyc.frac, ns.whole, ns.frac);
+		bench_seq_summary(m, "cycles", &res->cycles);
+		bench_seq_summary(m, "ns", &res->ns);
+		bench_seq_samples(m, "cycles_samples", res->cycles_milli,
+				  res->reps);
+		bench_seq_samples(m, "ns_samples", res->ns_milli, res->reps);
+		bench_seq_pmu(m, res);
+		seq_printf(m, " path=%s pages_allocated=%llu pages_released=%llu",
+			   bench_path_names[res->path], res->pages_allocated,
+			   res->pages_released);
 		if (bench_tests[i].page_return != BENCH_RETURN_NONE &&
 		    BENCH_HAVE_PP_STATS) {
 			char buf[BENCH_PP_STATS_LEN];
@@ -635,6 +873,20 @@ static int bench_results_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(bench_results);
+
+static void bench_print_overhead(const struct time_bench_overhead *ovh)
+{
+	struct time_bench_fixed cyc, clk, clk_ns, loop;
+
+	cyc = time_bench_div_fixed(ovh->cycle_read_milli, 1000, 2, true);
+	clk = time_bench_div_fixed(ovh->clock_read_milli_cycles, 1000, 2, true);
+	clk_ns = time_bench_div_fixed(ovh->clock_read_milli_ns, 1000, 2, true);
+	loop = time_bench_div_fixed(ovh->empty_loop_milli_cycles, 1000, 2,
+				    true);
+	pr_info("overhead: cycle counter read %llu.%02u cycles, clock read %llu.%02u cycles (%llu.%02u ns), empty loop %llu.%02u cycles per iteration; two reads of each per chunk of about 10 ms\n",
+		cyc.whole, cyc.frac, clk.whole, clk.frac, clk_ns.whole,
+		clk_ns.frac, loop.whole, loop.frac);
+}
 
 /* Ranges the parsers cannot know; one dmesg line per bad value. */
 static int bench_check_params(void)
@@ -653,6 +905,11 @@ static int bench_check_params(void)
 		pr_err("run_flags=0x%x invalid: unknown bit(s) 0x%lx; accepted: %s\n",
 		       run_flags, run_flags & ~BENCH_ALL_BITS,
 		       BENCH_RUN_FLAGS_ACCEPTED);
+		return -EINVAL;
+	}
+	if (reps_given && (!reps || reps > TIME_BENCH_MAX_REPS)) {
+		pr_err("reps=%u invalid: out of range; accepted: %s\n", reps,
+		       BENCH_REPS_ACCEPTED);
 		return -EINVAL;
 	}
 	if (!time_ms || time_ms > BENCH_MAX_TIME_MS) {
@@ -674,12 +931,24 @@ static int __init bench_page_pool_simple_init(void)
 	if (!BENCH_HAVE_PP_STATS)
 		pr_info("page_pool stats unavailable: kernel built without CONFIG_PAGE_POOL_STATS\n");
 
+	time_bench_measure_overhead(&bench_overhead);
+	bench_print_overhead(&bench_overhead);
+	bench_pmu_error = time_bench_pmu_open();
+	if (bench_pmu_error)
+		pr_info("PMU counters unavailable (error %d): no instructions or IPC per element\n",
+			bench_pmu_error);
+
 	for (i = 0; i < ARRAY_SIZE(bench_tests); i++) {
 		if (!(run_flags & bench_tests[i].bit))
 			continue;
 		ret = bench_run_test(&bench_tests[i], &bench_results[i]);
 		if (ret)
-			return ret;
+			break;
+	}
+	time_bench_pmu_close();
+	if (ret) {
+		bench_free_results();
+		return ret;
 	}
 
 	bench_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -692,6 +961,7 @@ module_init(bench_page_pool_simple_init);
 static void __exit bench_page_pool_simple_exit(void)
 {
 	debugfs_remove_recursive(bench_debugfs_dir);
+	bench_free_results();
 }
 module_exit(bench_page_pool_simple_exit);
 

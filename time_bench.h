@@ -21,12 +21,20 @@ struct time_bench_record {
 	u64 ns;			/* monotonic nanoseconds */
 	u32 chunks;		/* timed stretches added up */
 	int step;		/* legacy "step" field of the result line */
+	/* PMU counts, from the chunks whose both PMU reads were valid */
+	u64 pmu_invocations;
+	u64 pmu_instructions;
+	u64 pmu_cycles;
+	u32 pmu_skipped_chunks;	/* no PMU, or counts not trustworthy */
 };
 
-/* Timestamps taken by time_bench_start(). */
+/* Timestamps taken by time_bench_start() and time_bench_stop(). */
 struct time_bench_stamp {
 	u64 cycles;
 	u64 ns;
+	u64 pmu_instructions;
+	u64 pmu_cycles;
+	bool pmu_valid;
 };
 
 /* A non-negative fixed-point number: whole + frac / 10^digits. */
@@ -121,6 +129,14 @@ static inline void time_bench_account(struct time_bench_record *rec,
 	rec->cycles += stop->cycles - start->cycles;
 	rec->ns += stop->ns - start->ns;
 	rec->chunks++;
+	if (start->pmu_valid && stop->pmu_valid) {
+		rec->pmu_invocations += invocations;
+		rec->pmu_instructions += stop->pmu_instructions -
+					 start->pmu_instructions;
+		rec->pmu_cycles += stop->pmu_cycles - start->pmu_cycles;
+	} else {
+		rec->pmu_skipped_chunks++;
+	}
 }
 
 /*
@@ -155,8 +171,121 @@ static inline u64 time_bench_next_chunk(u64 loops, u64 ns, u64 target_ns,
 	return next < remaining ? next : remaining;
 }
 
+/* A value per element in thousandths (of a cycle, of a ns), rounded. */
+static inline u64 time_bench_milli_per_elem(u64 total, u64 invocations)
+{
+	struct time_bench_fixed f;
+
+	f = time_bench_div_fixed(total, invocations, 3, true);
+	return f.whole * 1000 + f.frac;
+}
+
+/* Largest r with r * r <= @x. */
+static inline u64 time_bench_isqrt(u64 x)
+{
+	u64 root = 0, bit = 1ULL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= root + bit) {
+			x -= root + bit;
+			root = (root >> 1) + bit;
+		} else {
+			root >>= 1;
+		}
+		bit >>= 2;
+	}
+	return root;
+}
+
+#define TIME_BENCH_MAX_REPS	1000
+
+/* Spread of repeated measurements, in the unit of the input values. */
+struct time_bench_summary {
+	u64 min;
+	u64 median;	/* mean of the two middle values for an even count */
+	u64 mean;
+	u64 stddev;	/* sample standard deviation, 0 for one value */
+	u64 max;
+};
+
+/**
+ * time_bench_summarize() - min, median, mean, stddev and max
+ * @vals: the values; sorted in place
+ * @n: how many, 1..TIME_BENCH_MAX_REPS
+ *
+ * Means and the median are truncated.  For the deviation, values are
+ * scaled down until each squared deviation fits in 52 bits, so that a
+ * thousand of them add up without overflow; only values beyond 2^26
+ * lose low-order bits.
+ *
+ * Return: the summary; all zero for @n == 0.
+ */
+static inline struct time_bench_summary time_bench_summarize(u64 *vals, u32 n)
+{
+	struct time_bench_summary sum = { 0, 0, 0, 0, 0 };
+	u64 quot = 0, rems = 0, scaled = 0, mean_scaled, var = 0;
+	unsigned int shift = 0;
+	u32 i, j;
+
+	if (!n)
+		return sum;
+	for (i = 1; i < n; i++) {	/* insertion sort: n is small */
+		u64 v = vals[i];
+
+		for (j = i; j > 0 && vals[j - 1] > v; j--)
+			vals[j] = vals[j - 1];
+		vals[j] = v;
+	}
+	sum.min = vals[0];
+	sum.max = vals[n - 1];
+	sum.median = n & 1 ? vals[n / 2] :
+		vals[n / 2 - 1] + (vals[n / 2] - vals[n / 2 - 1]) / 2;
+
+	/* floor(sum / n) without summing: quotients plus remainders */
+	for (i = 0; i < n; i++) {
+		u64 rem;
+
+		quot += div64_u64_rem(vals[i], n, &rem);
+		rems += rem;
+	}
+	sum.mean = quot + div64_u64(rems, n);
+	if (n < 2)
+		return sum;
+
+	while ((sum.max >> shift) >= 1ULL << 26)
+		shift++;
+	for (i = 0; i < n; i++)
+		scaled += vals[i] >> shift;
+	mean_scaled = div64_u64(scaled, n);
+	for (i = 0; i < n; i++) {
+		u64 v = vals[i] >> shift;
+		u64 d = v > mean_scaled ? v - mean_scaled : mean_scaled - v;
+
+		var += d * d;
+	}
+	sum.stddev = time_bench_isqrt(div64_u64(var, n - 1)) << shift;
+	return sum;
+}
+
+/* What reading the timers costs, in thousandths per read. */
+struct time_bench_overhead {
+	u64 cycle_read_milli;		/* cycles per cycle-counter read */
+	u64 clock_read_milli_cycles;	/* cycles per monotonic-clock read */
+	u64 clock_read_milli_ns;	/* ns per monotonic-clock read */
+	u64 empty_loop_milli_cycles;	/* cycles per empty loop iteration */
+};
+
 void time_bench_start(struct time_bench_stamp *stamp);
 void time_bench_stop(struct time_bench_stamp *stamp);
 void time_bench_print(const char *name, const struct time_bench_record *rec);
+void time_bench_print_summary(const char *name, u32 reps,
+			      const struct time_bench_summary *cycles,
+			      const struct time_bench_summary *ns);
+void time_bench_measure_overhead(struct time_bench_overhead *ovh);
+int time_bench_pmu_open(void);
+void time_bench_pmu_close(void);
+void time_bench_pmu_read(struct time_bench_stamp *stamp);
 
 #endif /* _TIME_BENCH_H */

@@ -20,8 +20,8 @@ TIMEOUT=${TIMEOUT:-900}
 
 for arg in $ARGS; do
 	case $arg in
-	loops=* | run_flags=* | time_ms=*) ;;
-	*) die "ARGS: unknown module parameter '$arg'; accepted: loops=, run_flags=, time_ms= (see modinfo)" ;;
+	loops=* | run_flags=* | time_ms=* | reps=*) ;;
+	*) die "ARGS: unknown module parameter '$arg'; accepted: loops=, run_flags=, time_ms=, reps= (see modinfo)" ;;
 	esac
 done
 
@@ -56,21 +56,24 @@ fi
 
 results=$(printf '%s\n' "$out" | sed -n '/^RESULTS-BEGIN$/,/^RESULTS-END$/p' |
 	  sed '1d;$d')
-printf '%s\n' "$results" | sed -n 's/^\(kernel\|cpu_model\|params\): /\1: /p'
+printf '%s\n' "$results" | sed -n 's/^\(kernel\|cpu_model\|params\|page_pool_stats\): /\1: /p'
 printf '%s\n' "$results" | awk '
 	BEGIN {
-		printf "%-30s %-8s %12s %12s %10s  %s\n", "test", "context",
-		       "loops", "cycles/elem", "ns/elem", "path"
+		printf "%-30s %-8s %14s %12s %9s %10s %9s  %s\n", "test",
+		       "context", "reps x loops", "cycles/elem", "stddev",
+		       "ns/elem", "stddev", "path"
 	}
 	$1 == "test:" {
 		for (i = 2; i <= NF; i++) {
 			split($i, kv, "=")
 			f[kv[1]] = substr($i, length(kv[1]) + 2)
 		}
-		printf "%-30s %-8s %12s %12s %10s  %s\n", f["name"],
-		       f["context"], f["invoke_count"], f["cycles_per_elem"],
-		       f["ns_per_elem"], f["path"]
+		printf "%-30s %-8s %14s %12s %9s %10s %9s  %s\n", f["name"],
+		       f["context"], f["reps"] " x " f["loops"],
+		       f["cycles_median"], f["cycles_stddev"], f["ns_median"],
+		       f["ns_stddev"], f["path"]
 	}'
+printf '%s\n' "$results" | sed -n 's/^overhead: /timer overhead: /p'
 echo
 printf '%s\n' "$out" | grep '^time_bench: Type:'
 

@@ -171,7 +171,9 @@ static inline u64 time_bench_next_chunk(u64 loops, u64 ns, u64 target_ns,
 	return next < remaining ? next : remaining;
 }
 
-/* A value per element in thousandths (of a cycle, of a ns), rounded. */
+/* A value per element in thousandths (of a cycle, of a ns), rounded;
+ * values above U64_MAX / 1000 per element do not fit.
+ */
 static inline u64 time_bench_milli_per_elem(u64 total, u64 invocations)
 {
 	struct time_bench_fixed f;
@@ -215,17 +217,17 @@ struct time_bench_summary {
  * @vals: the values; sorted in place
  * @n: how many, 1..TIME_BENCH_MAX_REPS
  *
- * Means and the median are truncated.  For the deviation, values are
- * scaled down until each squared deviation fits in 52 bits, so that a
- * thousand of them add up without overflow; only values beyond 2^26
- * lose low-order bits.
+ * Mean and median are truncated.  The deviations from the truncated
+ * mean are scaled down until the largest fits in 26 bits, so that a
+ * thousand squares add up without overflow; only a spread beyond 2^26
+ * loses low-order bits.
  *
  * Return: the summary; all zero for @n == 0.
  */
 static inline struct time_bench_summary time_bench_summarize(u64 *vals, u32 n)
 {
 	struct time_bench_summary sum = { 0, 0, 0, 0, 0 };
-	u64 quot = 0, rems = 0, scaled = 0, mean_scaled, var = 0;
+	u64 quot = 0, rems = 0, var = 0, spread;
 	unsigned int shift = 0;
 	u32 i, j;
 
@@ -254,15 +256,15 @@ static inline struct time_bench_summary time_bench_summarize(u64 *vals, u32 n)
 	if (n < 2)
 		return sum;
 
-	while ((sum.max >> shift) >= 1ULL << 26)
+	spread = sum.max - sum.mean > sum.mean - sum.min ?
+		 sum.max - sum.mean : sum.mean - sum.min;
+	while ((spread >> shift) >= 1ULL << 26)
 		shift++;
-	for (i = 0; i < n; i++)
-		scaled += vals[i] >> shift;
-	mean_scaled = div64_u64(scaled, n);
 	for (i = 0; i < n; i++) {
-		u64 v = vals[i] >> shift;
-		u64 d = v > mean_scaled ? v - mean_scaled : mean_scaled - v;
+		u64 d = vals[i] > sum.mean ? vals[i] - sum.mean :
+					     sum.mean - vals[i];
 
+		d >>= shift;
 		var += d * d;
 	}
 	sum.stddev = time_bench_isqrt(div64_u64(var, n - 1)) << shift;

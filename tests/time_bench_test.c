@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "time_bench.h"
 
@@ -649,6 +650,611 @@ static void test_random_next_chunk(unsigned int cases)
 	     deviate, overflows);
 }
 
+/* Largest r with r * r <= @x, by bisection on 128-bit squares. */
+static u64 ref_isqrt(unsigned __int128 x)
+{
+	u64 lo = 0, hi = U64_MAX;
+
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2 + 1;	/* lo < mid <= hi */
+
+		if ((unsigned __int128)mid * mid <= x)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* r * r <= x < (r + 1) * (r + 1), in 128 bits */
+static bool isqrt_ok(u64 x, u64 r)
+{
+	unsigned __int128 r1 = (unsigned __int128)r + 1;
+
+	return (unsigned __int128)r * r <= x && r1 * r1 > x;
+}
+
+static void expect_isqrt(u64 x, u64 want)
+{
+	u64 got = time_bench_isqrt(x);
+
+	if (!CHECK(got == want, "isqrt(%llu) = %llu", x, want))
+		diag("got %llu", got);
+}
+
+static void test_isqrt(void)
+{
+	static const u64 roots[] = {
+		1, 2, 3, 255, 256, 65535, 65536, 1ULL << 31,
+		3037000499ULL, 3037000500ULL, U32_MAX - 1, U32_MAX,
+	};
+	unsigned int i;
+
+	expect_isqrt(0, 0);
+	expect_isqrt(1, 1);
+	expect_isqrt(2, 1);
+	expect_isqrt(3, 1);
+	expect_isqrt(4, 2);
+	expect_isqrt(5, 2);
+	expect_isqrt(8, 2);
+	expect_isqrt(9, 3);
+	expect_isqrt(15, 3);
+	expect_isqrt(16, 4);
+	expect_isqrt(17, 4);
+	expect_isqrt(1ULL << 62, 1ULL << 31);
+	expect_isqrt((1ULL << 62) - 1, (1ULL << 31) - 1);
+	expect_isqrt(1ULL << 63, 3037000499ULL);
+	/* (2^32 - 1)^2 = 2^64 - 2^33 + 1 and its neighbours */
+	expect_isqrt(0xfffffffe00000001ULL, U32_MAX);
+	expect_isqrt(0xfffffffe00000000ULL, U32_MAX - 1);
+	expect_isqrt(0xfffffffe00000002ULL, U32_MAX);
+	expect_isqrt(U64_MAX - 1, U32_MAX);
+	expect_isqrt(U64_MAX, U32_MAX);
+
+	/* k^2 - 1, k^2 and (k + 1)^2 - 1 = k^2 + 2k */
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		u64 k = roots[i];
+		u64 below = time_bench_isqrt(k * k - 1);
+		u64 at = time_bench_isqrt(k * k);
+		u64 top = time_bench_isqrt(k * k + 2 * k);
+
+		if (!CHECK(below == k - 1 && at == k && top == k,
+			   "isqrt(k^2 - 1, k^2, k^2 + 2k) = k - 1, k, k for k = %llu",
+			   k))
+			diag("got %llu, %llu, %llu", below, at, top);
+	}
+}
+
+static void test_random_isqrt(unsigned int cases)
+{
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < cases; i++) {
+		u64 k = rnd_mag() >> 32;	/* a root: below 2^32 */
+		u64 x, r;
+
+		switch (rnd() % 4) {
+		case 0:
+			x = k * k;
+			break;
+		case 1:
+			x = k ? k * k - 1 : 0;
+			break;
+		case 2:
+			x = k * k + 2 * k;
+			break;
+		default:
+			x = rnd_mag();
+			break;
+		}
+		r = time_bench_isqrt(x);
+		if (!isqrt_ok(x, r) && bad++ < DIAG_MAX)
+			diag("isqrt(%llu) = %llu, want %llu", x, r, ref_isqrt(x));
+	}
+	CHECK(!bad, "%u random isqrt: r * r <= x < (r + 1)^2 (%u wrong)",
+	      cases, bad);
+}
+
+static void expect_milli(u64 total, u64 invocations, u64 want)
+{
+	u64 got = time_bench_milli_per_elem(total, invocations);
+
+	if (!CHECK(got == want, "milli_per_elem(%llu, %llu) = %llu",
+		   total, invocations, want))
+		diag("got %llu", got);
+}
+
+static void test_milli_per_elem(void)
+{
+	/* rounded half up at the third digit */
+	expect_milli(1, 3, 333);
+	expect_milli(2, 3, 667);
+	expect_milli(1, 1, 1000);
+	expect_milli(2, 8, 250);
+	expect_milli(1, 2000, 1);		/* 0.0005 */
+	expect_milli(1, 2001, 0);		/* 0.00049975 */
+	expect_milli(3, 2000, 2);		/* 0.0015 */
+	expect_milli(1998, 2000, 999);		/* 0.999 */
+	expect_milli(1999, 2000, 1000);		/* 0.9995, into the whole */
+	expect_milli(12345, 10000, 1235);	/* 1.2345 */
+	expect_milli(12344999, 10000000, 1234);	/* 1.2344999 */
+	expect_milli(1977272238, 100000000, 19773);
+	expect_milli(549225541, 100000000, 5492);
+	expect_milli(0, 7, 0);
+
+	/* no invocations */
+	expect_milli(0, 0, 0);
+	expect_milli(12345, 0, 0);
+	expect_milli(U64_MAX, 0, 0);
+
+	/* large totals */
+	expect_milli(U64_MAX, 1000, U64_MAX);	/* 18446744073709551.615 */
+	expect_milli(U64_MAX / 1000, 1, U64_MAX / 1000 * 1000);
+	expect_milli(U64_MAX, 2000, 9223372036854775808ULL);	/* .5 up */
+	expect_milli(U64_MAX, U32_MAX, 4294967297000ULL);
+	expect_milli(U64_MAX, U64_MAX, 1000);
+	expect_milli(U64_MAX - 1, U64_MAX, 1000);
+	expect_milli(U64_MAX / 2, U64_MAX, 500);
+	expect_milli(1, U64_MAX, 0);
+
+	/* outside the u64 range of the result: not part of the contract */
+	diag("milli_per_elem(U64_MAX, 1) = %llu (1000 * U64_MAX does not fit in u64)",
+	     time_bench_milli_per_elem(U64_MAX, 1));
+}
+
+static void test_random_milli_per_elem(unsigned int cases)
+{
+	unsigned int i, bad = 0, wide = 0;
+
+	for (i = 0; i < cases; i++) {
+		u64 total = rnd_mag(), inv = rnd_mag(), s, got;
+		unsigned __int128 want;
+
+		switch (rnd() % 4) {
+		case 0:	/* realistic: loop counts up to 10^9 */
+			inv = 1 + rnd() % 1000000000;
+			break;
+		case 1:	/* an exact tie: total / inv = (2m + 1) / 2000 */
+			s = 1 + rnd() % 1000;
+			inv = 2000 * s;
+			total = (2 * (rnd() % (1ULL << 40)) + 1) * s;
+			break;
+		default:
+			break;
+		}
+		want = ref_scaled(total, inv, 3, true);
+		if (want > U64_MAX) {
+			wide++;
+			continue;
+		}
+		got = time_bench_milli_per_elem(total, inv);
+		if (got != want && bad++ < DIAG_MAX)
+			diag("milli_per_elem(%llu, %llu): want %llu got %llu",
+			     total, inv, (u64)want, got);
+	}
+	CHECK(!bad, "%u random milli_per_elem exact, half up (%u wrong, %u beyond u64 skipped)",
+	      cases - wide, bad, wide);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The documented summary without any scaling, from 128-bit sums: the
+ * stddev is isqrt(sum((v - mean)^2) / (n - 1)) around the truncated mean,
+ * exact while n * (max - min)^2 < 2^128.  @sorted gets the sorted values.
+ */
+static struct time_bench_summary ref_summarize(const u64 *vals, u32 n,
+					       u64 *sorted)
+{
+	struct time_bench_summary s = { 0, 0, 0, 0, 0 };
+	unsigned __int128 total = 0, sq = 0;
+	u32 i;
+
+	if (!n)
+		return s;
+	memcpy(sorted, vals, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);
+	s.min = sorted[0];
+	s.max = sorted[n - 1];
+	s.median = n & 1 ? sorted[n / 2] :
+		(u64)(((unsigned __int128)sorted[n / 2 - 1] + sorted[n / 2]) / 2);
+	for (i = 0; i < n; i++)
+		total += sorted[i];
+	s.mean = (u64)(total / n);
+	if (n < 2)
+		return s;
+	for (i = 0; i < n; i++) {
+		unsigned __int128 d = sorted[i] > s.mean ? sorted[i] - s.mean :
+						      s.mean - sorted[i];
+
+		sq += d * d;
+	}
+	s.stddev = ref_isqrt(sq / (n - 1));
+	return s;
+}
+
+/* min, median, mean and max agree; the stddev is compared apart */
+static bool same_but_stddev(const struct time_bench_summary *a,
+			    const struct time_bench_summary *b)
+{
+	return a->min == b->min && a->median == b->median &&
+	       a->mean == b->mean && a->max == b->max;
+}
+
+#define SUMMARY_LEN	128	/* five u64 of up to 20 digits and their names */
+
+static const char *fmt_summary(char *buf, const struct time_bench_summary *s)
+{
+	snprintf(buf, SUMMARY_LEN,
+		 "min %llu median %llu mean %llu stddev %llu max %llu",
+		 s->min, s->median, s->mean, s->stddev, s->max);
+	return buf;
+}
+
+/* The smallest shift with spread >> shift < 2^26, as documented. */
+static unsigned int summary_shift(const struct time_bench_summary *s)
+{
+	u64 spread = s->max - s->mean > s->mean - s->min ?
+		     s->max - s->mean : s->mean - s->min;
+	unsigned int shift = 0;
+
+	while (spread >> shift >= 1ULL << 26)
+		shift++;
+	return shift;
+}
+
+/*
+ * time_bench_summarize() of @n values must give exactly @want and leave
+ * the values sorted in place.
+ */
+static void expect_summary(const char *what, const u64 *vals, u32 n,
+			   struct time_bench_summary want)
+{
+	static u64 buf[TIME_BENCH_MAX_REPS], sorted[TIME_BENCH_MAX_REPS];
+	char w[SUMMARY_LEN], g[SUMMARY_LEN];
+	struct time_bench_summary got;
+	u32 i;
+
+	memcpy(buf, vals, n * sizeof(*buf));
+	memcpy(sorted, vals, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);
+	got = time_bench_summarize(buf, n);
+	if (!CHECK(same_but_stddev(&got, &want) && got.stddev == want.stddev,
+		   "summarize(%s) = %s", what, fmt_summary(w, &want)))
+		diag("got %s", fmt_summary(g, &got));
+	for (i = 0; i < n && buf[i] == sorted[i]; i++)
+		;
+	if (!CHECK(i == n, "summarize(%s) sorts the %u values in place",
+		   what, n))
+		diag("vals[%u] = %llu, want %llu", i, buf[i], sorted[i]);
+}
+
+static void test_summarize_small(void)
+{
+	static const struct {
+		const char *what;
+		u64 vals[12];
+		u32 n;
+		struct time_bench_summary want;	/* min, median, mean, stddev, max */
+	} cases[] = {
+		{ "{42}", { 42 }, 1, { 42, 42, 42, 0, 42 } },
+		{ "{0}", { 0 }, 1, { 0, 0, 0, 0, 0 } },
+		{ "{U64_MAX}", { U64_MAX }, 1,
+		  { U64_MAX, U64_MAX, U64_MAX, 0, U64_MAX } },
+		/* median and mean 5.5 truncated, sqrt((4 + 9) / 1) */
+		{ "{3, 8}", { 3, 8 }, 2, { 3, 5, 5, 3, 8 } },
+		{ "{8, 3}", { 8, 3 }, 2, { 3, 5, 5, 3, 8 } },
+		/* around the truncated mean 0: sqrt(1), though sqrt(0.5) < 1 */
+		{ "{1, 0}", { 1, 0 }, 2, { 0, 0, 0, 1, 1 } },
+		{ "{0, 0, 1}", { 0, 0, 1 }, 3, { 0, 0, 0, 0, 1 } },
+		/* deviations 1 and 0 around the truncated mean */
+		{ "{U64_MAX, U64_MAX - 1}", { U64_MAX, U64_MAX - 1 }, 2,
+		  { U64_MAX - 1, U64_MAX - 1, U64_MAX - 1, 1, U64_MAX } },
+		/* no overflow in median or mean; shift 38: isqrt(2^51 - 2^26 + 1) << 38 */
+		{ "{U64_MAX, 0}", { U64_MAX, 0 }, 2,
+		  { 0, S64_MAX, S64_MAX, 13043817602097348608ULL, U64_MAX } },
+		{ "{5, 1, 4, 2, 3}", { 5, 1, 4, 2, 3 }, 5, { 1, 3, 3, 1, 5 } },
+		/* sqrt((206^2 + 76^2 + 224^2 + 36^2 + 94^2) / 4) = 164.7 */
+		{ "{600, 470, 170, 430, 300}", { 600, 470, 170, 430, 300 }, 5,
+		  { 170, 430, 394, 164, 600 } },
+		/* median and mean 2.5 truncated, sqrt((1 + 0 + 1 + 4) / 3) */
+		{ "{4, 3, 2, 1}", { 4, 3, 2, 1 }, 4, { 1, 2, 2, 1, 4 } },
+		/* mean 5, sqrt(32 / 7) = 2.14 */
+		{ "{2, 4, 4, 4, 5, 5, 7, 9}", { 2, 4, 4, 4, 5, 5, 7, 9 }, 8,
+		  { 2, 4, 5, 2, 9 } },
+		{ "{9, 7, 5, 5, 4, 4, 4, 2}", { 9, 7, 5, 5, 4, 4, 4, 2 }, 8,
+		  { 2, 4, 5, 2, 9 } },
+		/* mean 140.9, sqrt(820100 / 10) = 286.4 */
+		{ "{10, 20, ..., 100, 1000}",
+		  { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000 }, 11,
+		  { 10, 60, 140, 286, 1000 } },
+		{ "7 x {5}", { 5, 5, 5, 5, 5, 5, 5 }, 7, { 5, 5, 5, 0, 5 } },
+		{ "12 x {2^40 + 3}",
+		  { [0 ... 11] = (1ULL << 40) + 3 }, 12,
+		  { (1ULL << 40) + 3, (1ULL << 40) + 3, (1ULL << 40) + 3, 0,
+		    (1ULL << 40) + 3 } },
+		/* large values, small spread: no scaling */
+		{ "{2^26 - 1, 0}", { (1ULL << 26) - 1, 0 }, 2,
+		  { 0, 33554431, 33554431, 47453132, (1ULL << 26) - 1 } },
+		{ "{2^26, 0}", { 1ULL << 26, 0 }, 2,
+		  { 0, 33554432, 33554432, 47453132, 1ULL << 26 } },
+		/* spread 81919 < 2^26: exact, sqrt(81919^2 + 81920^2) */
+		{ "{2^40, 2^40 + 5 * 2^15 - 1}",
+		  { 1ULL << 40, (1ULL << 40) + 5 * (1ULL << 15) - 1 }, 2,
+		  { 1099511627776ULL, 1099511709695ULL, 1099511709695ULL, 115851,
+		    1099511791615ULL } },
+		/* the largest spread without scaling, then the smallest with it */
+		/* deviations 2^26 - 1: floor((2^26 - 1) * sqrt(2)) */
+		{ "{2^27 - 2, 0}", { (1ULL << 27) - 2, 0 }, 2,
+		  { 0, 67108863, 67108863, 94906264, (1ULL << 27) - 2 } },
+		/* deviations 2^26, shift 1: exact would be 94906265 */
+		{ "{2^27, 0}", { 1ULL << 27, 0 }, 2,
+		  { 0, 67108864, 67108864, 94906264, 1ULL << 27 } },
+	};
+	u64 vals[] = { 5, 3, 1 };
+	struct time_bench_summary s;
+	unsigned int i;
+
+	s = time_bench_summarize(vals, 0);
+	CHECK(!s.min && !s.median && !s.mean && !s.stddev && !s.max,
+	      "summarize of 0 values is all zero");
+	CHECK(vals[0] == 5 && vals[1] == 3 && vals[2] == 1,
+	      "summarize of 0 values leaves the array alone");
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		expect_summary(cases[i].what, cases[i].vals, cases[i].n,
+			       cases[i].want);
+}
+
+/* Sorted, reverse-sorted and duplicate-heavy input of 10 and 1000 values. */
+static void test_summarize_order(void)
+{
+	static const u64 dups[] = { 3, 1, 3, 2, 1, 3, 2, 2, 1 };
+	/* mean 5.5 truncated, sqrt(85 / 9) = 3.07 */
+	static const struct time_bench_summary ten = { 1, 5, 5, 3, 10 };
+	/* mean 499.5 truncated, sqrt(83333500 / 999) = 288.8 */
+	static const struct time_bench_summary thousand = {
+		0, 499, 499, 288, 999
+	};
+	static u64 up[TIME_BENCH_MAX_REPS], down[TIME_BENCH_MAX_REPS];
+	static u64 mod10[TIME_BENCH_MAX_REPS];
+	unsigned int i;
+
+	for (i = 0; i < TIME_BENCH_MAX_REPS; i++) {
+		up[i] = i;
+		down[i] = TIME_BENCH_MAX_REPS - 1 - i;
+		mod10[i] = i % 10;
+	}
+	expect_summary("1..10 ascending", up + 1, 10, ten);
+	expect_summary("10..1 descending", down + TIME_BENCH_MAX_REPS - 11, 10,
+		       ten);
+	/* sqrt(6 / 8) = 0.87 */
+	expect_summary("{3, 1, 3, 2, 1, 3, 2, 2, 1}", dups, ARRAY_SIZE(dups),
+		       (struct time_bench_summary){ 1, 2, 2, 0, 3 });
+	expect_summary("0..999 ascending", up, TIME_BENCH_MAX_REPS, thousand);
+	expect_summary("999..0 descending", down, TIME_BENCH_MAX_REPS,
+		       thousand);
+	/* 100 of each digit: mean 4.5 truncated, sqrt(8500 / 999) = 2.92 */
+	expect_summary("i % 10, i < 1000", mod10, TIME_BENCH_MAX_REPS,
+		       (struct time_bench_summary){ 0, 4, 4, 2, 9 });
+}
+
+/* Means whose plain u64 sum would overflow. */
+static void test_summarize_big(void)
+{
+	static u64 vals[TIME_BENCH_MAX_REPS];
+	const u64 base = U64_MAX / 1000;	/* 18446744073709551 */
+	unsigned int i;
+
+	for (i = 0; i < TIME_BENCH_MAX_REPS; i++)
+		vals[i] = base + 1;
+	/* the sum 18446744073709552000 is beyond U64_MAX */
+	expect_summary("1000 x {U64_MAX / 1000 + 1}", vals, TIME_BENCH_MAX_REPS,
+		       (struct time_bench_summary){ base + 1, base + 1,
+						    base + 1, 0, base + 1 });
+
+	/*
+	 * U64_MAX / 1000 + i % 7: the sum 18446744073709553997 overflows,
+	 * mean 18446744073709553.997 truncated; the spread of 6 is kept.
+	 */
+	for (i = 0; i < TIME_BENCH_MAX_REPS; i++)
+		vals[i] = base + i % 7;
+	expect_summary("U64_MAX / 1000 + i % 7, i < 1000", vals,
+		       TIME_BENCH_MAX_REPS,
+		       (struct time_bench_summary){ base, base + 3, base + 2, 2,
+						    base + 6 });
+
+	for (i = 0; i < TIME_BENCH_MAX_REPS; i++)
+		vals[i] = U64_MAX - i;
+	/* mean U64_MAX - 499.5 truncated; the spread is kept */
+	expect_summary("U64_MAX - i, i < 1000", vals, TIME_BENCH_MAX_REPS,
+		       (struct time_bench_summary){ U64_MAX - 999, U64_MAX - 500,
+						    U64_MAX - 500, 288, U64_MAX });
+
+	for (i = 0; i < TIME_BENCH_MAX_REPS; i++)
+		vals[i] = U64_MAX;
+	expect_summary("1000 x {U64_MAX}", vals, TIME_BENCH_MAX_REPS,
+		       (struct time_bench_summary){ U64_MAX, U64_MAX, U64_MAX,
+						    0, U64_MAX });
+
+	/* 500 x 0 and 500 x U64_MAX: median and mean S64_MAX */
+	for (i = 0; i < TIME_BENCH_MAX_REPS; i++)
+		vals[i] = i & 1 ? U64_MAX : 0;
+	expect_summary("500 x {0, U64_MAX}", vals, TIME_BENCH_MAX_REPS,
+		       (struct time_bench_summary){ 0, S64_MAX, S64_MAX,
+						    9227986962034458624ULL,
+						    U64_MAX });
+}
+
+/* @n random values below @limit, in one of a few shapes. */
+static void rnd_values(u64 *vals, u32 n, u64 limit)
+{
+	u64 base, spread;
+	u32 i;
+
+	switch (rnd() % 5) {
+	case 0:	/* narrow: many duplicates */
+		spread = 1 + rnd() % 16;
+		base = rnd() % (limit - spread);
+		for (i = 0; i < n; i++)
+			vals[i] = base + rnd() % spread;
+		return;
+	case 1:	/* the extremes and a few in between */
+		for (i = 0; i < n; i++) {
+			switch (rnd() % 3) {
+			case 0:
+				vals[i] = 0;
+				break;
+			case 1:
+				vals[i] = limit - 1;
+				break;
+			default:
+				vals[i] = rnd() % limit;
+				break;
+			}
+		}
+		return;
+	default:
+		for (i = 0; i < n; i++)
+			vals[i] = rnd() % limit;
+		break;
+	}
+	/* already sorted, or sorted the wrong way */
+	if (rnd() % 3 == 0) {
+		qsort(vals, n, sizeof(*vals), cmp_u64);
+	} else if (rnd() % 2 == 0) {
+		qsort(vals, n, sizeof(*vals), cmp_u64);
+		for (i = 0; i < n / 2; i++) {
+			u64 t = vals[i];
+
+			vals[i] = vals[n - 1 - i];
+			vals[n - 1 - i] = t;
+		}
+	}
+}
+
+/* 1..TIME_BENCH_MAX_REPS, half of the time at most 10 */
+static u32 rnd_reps(void)
+{
+	if (rnd() & 1)
+		return 1 + rnd() % 10;
+	return 1 + rnd() % TIME_BENCH_MAX_REPS;
+}
+
+/* Spreads below 2^26 are never scaled: the summary is exact. */
+static void test_random_summarize(unsigned int sets)
+{
+	static u64 vals[TIME_BENCH_MAX_REPS], orig[TIME_BENCH_MAX_REPS];
+	static u64 sorted[TIME_BENCH_MAX_REPS];
+	char w[SUMMARY_LEN], g[SUMMARY_LEN];
+	unsigned int i, bad = 0, bad_sd = 0, bad_sort = 0;
+
+	for (i = 0; i < sets; i++) {
+		struct time_bench_summary got, want;
+		u32 n = rnd_reps();
+
+		rnd_values(orig, n, 1ULL << 26);
+		memcpy(vals, orig, n * sizeof(*vals));
+		got = time_bench_summarize(vals, n);
+		want = ref_summarize(orig, n, sorted);
+		if (memcmp(vals, sorted, n * sizeof(*vals)) &&
+		    bad_sort++ < DIAG_MAX)
+			diag("set %u, n = %u: not sorted", i, n);
+		if (!same_but_stddev(&got, &want) && bad++ < DIAG_MAX)
+			diag("set %u, n = %u: want %s, got %s", i, n,
+			     fmt_summary(w, &want), fmt_summary(g, &got));
+		if (got.stddev != want.stddev && bad_sd++ < DIAG_MAX)
+			diag("set %u, n = %u: stddev want %llu got %llu",
+			     i, n, want.stddev, got.stddev);
+	}
+	CHECK(!bad_sort, "%u random summarize (n 1..1000, values < 2^26) sort in place (%u wrong)",
+	      sets, bad_sort);
+	CHECK(!bad, "%u random summarize (values < 2^26): min, median, mean, max exact (%u wrong)",
+	      sets, bad);
+	CHECK(!bad_sd, "%u random summarize (values < 2^26): stddev exact (%u wrong)",
+	      sets, bad_sd);
+}
+
+/*
+ * Values around 2^40 with spreads up to 2^39: deviations beyond 2^26 are
+ * shifted right by s before they are squared.  Bound on the stddev
+ * error, Q = 2^s (the analysis below is for shifting the values; shifting
+ * the deviations from the exact truncated mean errs less):
+ *
+ * With v = Q * w + e, 0 <= e < Q, the reference is floor(Tv) with
+ * Tv = |v - mv| / sqrt(n - 1), mv = floor(mean(v)), and the result is
+ * Q * floor(Tw / Q) with Tw = |Q * w - Q * mw| / sqrt(n - 1).  By the
+ * triangle inequality |Tw - Tv| <= |e - c| / sqrt(n - 1) for the constant
+ * c = mv - Q * mw, and |e - c|^2 = |e - mean(e)|^2 + n * (c - mean(e))^2
+ * < n * Q^2 / 4 + n * Q^2 since e spans less than Q and c - mean(e) lies
+ * in (Q * frac(mean(w)) - 1, Q * frac(mean(w))].  So
+ * |Tw - Tv| < Q * sqrt(5/4 * n / (n - 1)) <= 1.59 * Q for n >= 2, the two
+ * floors add less than Q and 1, and for Q >= 2:
+ *
+ *	|stddev - unscaled reference| < 3 * 2^shift
+ *
+ * Errors of more than 2^shift were measured (2.3 * 2^shift), so 2^shift
+ * itself is not a bound.
+ */
+static void test_random_summarize_scaled(unsigned int sets)
+{
+	static u64 vals[TIME_BENCH_MAX_REPS], orig[TIME_BENCH_MAX_REPS];
+	static u64 sorted[TIME_BENCH_MAX_REPS];
+	char w[SUMMARY_LEN], g[SUMMARY_LEN];
+	unsigned int i, bad = 0, bad_sd = 0, bad_sort = 0, over_q = 0;
+	unsigned int over_q_big_n = 0;
+	double worst = 0;
+
+	for (i = 0; i < sets; i++) {
+		struct time_bench_summary got, want;
+		u32 n = 2 + rnd() % (TIME_BENCH_MAX_REPS - 1), j;
+		u64 base = (1ULL << 39) + rnd() % (1ULL << 40);
+		u64 spread = 1ULL << (1 + rnd() % 39);
+		unsigned int shift;
+		u64 err, q;
+
+		if (rnd() & 1)
+			n = 2 + rnd() % 9;
+		for (j = 0; j < n; j++)
+			orig[j] = base + rnd() % spread;
+		memcpy(vals, orig, n * sizeof(*vals));
+		got = time_bench_summarize(vals, n);
+		want = ref_summarize(orig, n, sorted);
+		shift = summary_shift(&want);
+		q = 1ULL << shift;
+		err = got.stddev > want.stddev ? got.stddev - want.stddev :
+						 want.stddev - got.stddev;
+		if ((double)err / q > worst)
+			worst = (double)err / q;
+		if (err >= q) {
+			over_q++;
+			over_q_big_n += n > 10;
+		}
+		if (memcmp(vals, sorted, n * sizeof(*vals)) &&
+		    bad_sort++ < DIAG_MAX)
+			diag("set %u, n = %u: not sorted", i, n);
+		if (!same_but_stddev(&got, &want) && bad++ < DIAG_MAX)
+			diag("set %u, n = %u: want %s, got %s", i, n,
+			     fmt_summary(w, &want), fmt_summary(g, &got));
+		if (err >= 3 * q && bad_sd++ < DIAG_MAX)
+			diag("set %u, n = %u, shift %u: stddev %llu, unscaled %llu",
+			     i, n, shift, got.stddev, want.stddev);
+	}
+	CHECK(!bad_sort, "%u random summarize (around 2^40) sort in place (%u wrong)",
+	      sets, bad_sort);
+	CHECK(!bad, "%u random summarize (around 2^40): min, median, mean, max exact (%u wrong)",
+	      sets, bad);
+	CHECK(!bad_sd, "%u random summarize (around 2^40): stddev within 3 * 2^shift (%u wrong)",
+	      sets, bad_sd);
+	diag("largest error %.3f * 2^shift; %u sets off by 2^shift or more, %u of them with n > 10",
+	     worst, over_q, over_q_big_n);
+}
+
 int main(void)
 {
 	test_exact_small();
@@ -665,6 +1271,15 @@ int main(void)
 	test_account();
 	test_next_chunk();
 	test_random_next_chunk(300000);
+	test_isqrt();
+	test_random_isqrt(300000);
+	test_milli_per_elem();
+	test_random_milli_per_elem(200000);
+	test_summarize_small();
+	test_summarize_order();
+	test_summarize_big();
+	test_random_summarize(3000);
+	test_random_summarize_scaled(1000);
 
 	printf("%u passed, %u failed\n", checks_passed, checks_failed);
 	return checks_failed ? EXIT_FAILURE : EXIT_SUCCESS;

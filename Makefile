@@ -21,10 +21,14 @@ KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) CONFIG_BENCH_PAGE_POOL_SIMPLE=m
 KDIR_RELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 		 $(KDIR)/include/generated/utsrelease.h)
 
-all: modules
+all: modules tools
 
 modules:
 	$(MAKE) $(KBUILD_ARGS) modules
+
+# Host tools: bench-compare, the before/after comparison.
+tools:
+	$(MAKE) -C tools/compare
 
 install: modules
 	$(MAKE) $(KBUILD_ARGS) modules_install
@@ -33,6 +37,7 @@ install: modules
 clean:
 	$(MAKE) $(KBUILD_ARGS) clean
 	$(MAKE) -C tests clean
+	$(MAKE) -C tools/compare clean
 
 # Boots a throw-away kernel under QEMU and runs the benchmark in it.
 run:
@@ -42,6 +47,6 @@ run:
 check:
 	sh tools/check.sh
 
-.PHONY: all modules install clean run check
+.PHONY: all modules tools install clean run check
 
 endif

@@ -53,12 +53,12 @@ quiet_build() {	# log command...
 
 build_w1() {
 	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
-	quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" make -C "$1" KDIR="$KDIR" W=1
+	quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" make -C "$1" KDIR="$KDIR" W=1 modules
 }
 
 build_sparse() {
 	quiet_build "$LOGDIR/sparse-$KERNEL_RELEASE.log" \
-		make -C "$1" KDIR="$KDIR" C=2
+		make -C "$1" KDIR="$KDIR" C=2 modules
 }
 
 checkpatch() {
@@ -85,7 +85,32 @@ guest_suite() {	# cpu long-seconds [debug]
 		-m "$MODS" -c "$1" -t 1500 -p "$BENCH_TOP/tests/guest/suite.sh" \
 		-l "$LOGDIR/console-$KERNEL_RELEASE-$1.log" \
 		-f "$BENCH_TOP/test_bench_page_pool.sh" \
-		-f "$BENCH_TOP/splat_patterns" -f "$conf" -b "$(command -v perf)"
+		-f "$BENCH_TOP/splat_patterns" -f "$conf" \
+		-b "$(command -v perf)" >"$LOGDIR/$KERNEL_RELEASE-$1/suite.out"
+	rc=$?
+	cat "$LOGDIR/$KERNEL_RELEASE-$1/suite.out" >&2
+	return $rc
+}
+
+# bench-compare on what the guests of one kernel produced: the results
+# file of each CPU model, and the dmesg lines of the same runs.
+compare_guests() {
+	set -- $CPUS
+	[ $# -ge 2 ] || { say "needs two CPU models"; return 1; }
+	for cpu in "$1" "$2"; do
+		dir=$LOGDIR/$KERNEL_RELEASE-$cpu
+		sed -n 's/^results| //p' "$dir/suite.out" >"$dir/results.txt"
+		sed -n 's/^dmesg| //p' "$dir/suite.out" >"$dir/dmesg.log"
+	done
+	a=$LOGDIR/$KERNEL_RELEASE-$1
+	b=$LOGDIR/$KERNEL_RELEASE-$2
+	for pair in "results.txt" "dmesg.log"; do
+		"$BENCH_TOP/tools/compare/bench-compare" -f markdown \
+			"$a/$pair" "$b/$pair" >"$a/compare-$pair.md" || return 1
+		cat "$a/compare-$pair.md" >&2
+		[ "$(grep -c '^| [a-z]' "$a/compare-$pair.md")" = 10 ] ||
+			{ say "expected a header and 9 test rows"; return 1; }
+	done
 }
 
 # "make install" into a staging root must give modprobe its dependency.
@@ -113,8 +138,10 @@ cd "$BENCH_TOP" || exit 1
 
 step "checkpatch --strict on the sources" checkpatch \
 	time_bench.c time_bench.h bench_page_pool_simple.c \
-	bench_page_pool_compat.h Kconfig Makefile tests/time_bench_test.c
+	bench_page_pool_compat.h Kconfig Makefile tests/time_bench_test.c \
+	tools/compare/bench_compare.c tools/compare/tests/compare_test.c
 step "unit tests of time_bench arithmetic" unit_tests
+step "bench-compare: unit and parser tests" make -s -C tools/compare check
 
 for k in $KERNELS; do
 	select_kernel "$k"
@@ -127,6 +154,8 @@ for k in $KERNELS; do
 		step "$KERNEL_RELEASE, -cpu $cpu: guest suite" guest_suite "$cpu" $long
 		long=0
 	done
+	step "$KERNEL_RELEASE: bench-compare reads the guests' results and dmesg" \
+		compare_guests
 done
 
 debug_kernel() {

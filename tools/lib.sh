@@ -107,7 +107,7 @@ build_modules() {
 		 bench_page_pool_simple.c bench_page_pool_compat.h; do
 		cmp -s "$BENCH_TOP/$f" "$out/$f" || cp "$BENCH_TOP/$f" "$out/$f"
 	done
-	make -s -C "$out" KDIR="$KDIR" "$@" >&2 ||
+	make -s -C "$out" KDIR="$KDIR" "$@" modules >&2 ||
 		die "module build against $KDIR failed"
 	echo "$out"
 }

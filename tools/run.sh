@@ -8,6 +8,8 @@
 #   ARGS    module parameters, e.g. "loops=1000000 run_flags=0x70"
 #   CPU     QEMU CPU model (default: max)
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
+#   RESULTS where to keep the results file (default:
+#           build/results-RELEASE-CPU.txt), for bench-compare
 # Exit status 0 only if the module loaded and every selected test
 # reported.
 set -u
@@ -17,6 +19,7 @@ KERNEL=${KERNEL:-6.12}
 ARGS=${ARGS:-}
 CPU=${CPU:-max}
 TIMEOUT=${TIMEOUT:-900}
+RESULTS=${RESULTS:-}
 
 for arg in $ARGS; do
 	case $arg in
@@ -56,6 +59,8 @@ fi
 
 results=$(printf '%s\n' "$out" | sed -n '/^RESULTS-BEGIN$/,/^RESULTS-END$/p' |
 	  sed '1d;$d')
+RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$CPU.txt}
+printf '%s\n' "$results" >"$RESULTS"
 printf '%s\n' "$results" | sed -n 's/^\(kernel\|cpu_model\|params\|page_pool_stats\): /\1: /p'
 printf '%s\n' "$results" | awk '
 	BEGIN {
@@ -76,6 +81,9 @@ printf '%s\n' "$results" | awk '
 printf '%s\n' "$results" | sed -n 's/^overhead: /timer overhead: /p'
 echo
 printf '%s\n' "$out" | grep '^time_bench: Type:'
+echo
+say "results file: $RESULTS"
+say "compare two runs: tools/compare/bench-compare BEFORE.txt AFTER.txt"
 
 # Every selected test must have reported: bit 0 is three baselines.
 flags=$(printf '%s\n' "$ARGS" | sed -n 's/.*run_flags=\([^ ]*\).*/\1/p')

@@ -85,8 +85,7 @@ static const char * const bench_path_names[] = {
 };
 
 enum bench_chunk_kind {
-	BENCH_CHUNK_WARMUP,	/* run untimed, to fill caches and size chunks */
-	BENCH_CHUNK_TIMED,	/* run and add to the result */
+	BENCH_CHUNK_LOOP,	/* run and time the test's loop */
 	BENCH_CHUNK_PROBE,	/* find out which path a page takes */
 };
 
@@ -533,7 +532,7 @@ static int bench_run_loops(struct bench_run *run, u64 max_loops, u64 max_ns,
 			pr_err("%s: interrupted by a signal\n", name);
 			return -EINTR;
 		}
-		done = bench_run_chunk(run, BENCH_CHUNK_TIMED, chunk);
+		done = bench_run_chunk(run, BENCH_CHUNK_LOOP, chunk);
 		time_bench_account(rec, &run->chunk_start, &run->chunk_stop,
 				   done);
 		if (done < chunk) {
@@ -625,8 +624,8 @@ static int bench_measure(struct bench_run *run)
 	if (!res->rep_recs || !res->cycles_milli || !res->ns_milli)
 		return -ENOMEM;
 
-	/* Untimed: fills the pool's cache and sizes the first chunk. */
-	if (bench_run_chunk(run, BENCH_CHUNK_WARMUP, BENCH_WARMUP_LOOPS) <
+	/* Not counted: fills the pool's cache and sizes the first chunk. */
+	if (bench_run_chunk(run, BENCH_CHUNK_LOOP, BENCH_WARMUP_LOOPS) <
 	    BENCH_WARMUP_LOOPS) {
 		pr_err("%s: page allocation failed while warming up\n",
 		       run->test->name);

@@ -114,8 +114,14 @@ for param in "$@"; do
 	   usage >&2; exit $KSFT_FAIL ;;
 	esac
 done
-# The module validates parameters; here they only select the checks.
-selected=$(( run_flags )) 2>/dev/null || selected=0
+# The module validates parameters; here they only select the checks,
+# and a mask that is no number selects none (the load then fails).
+# Base 0 like the kernel's kstrtouint(): 0x hex, leading 0 octal.
+if echo "$run_flags" | grep -Eq '^(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$'; then
+	selected=$((run_flags))
+else
+	selected=0
+fi
 
 if [ -n "$thresholds" ] && [ ! -r "$thresholds" ]; then
 	echo "$0: cannot read thresholds file $thresholds" >&2
@@ -134,10 +140,8 @@ else
 	modprobe -n -q $MODULE 2>/dev/null ||
 		skip_all "module $MODULE not found (build it, or use -d DIR)"
 fi
-if [ ! -d /sys/kernel/debug/tracing ] && [ ! -d "/sys/kernel/debug/$MODULE" ]; then
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-fi
-grep -qs ' /sys/kernel/debug ' /proc/mounts ||
+grep -qs ' /sys/kernel/debug debugfs ' /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null ||
 	skip_all "debugfs is not mounted and cannot be"
 
 # Test lines this run selects, one "name:bit:context:path" each.

@@ -142,6 +142,7 @@ step "checkpatch --strict on the sources" checkpatch \
 	tools/compare/bench_compare.c tools/compare/tests/compare_test.c
 step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
+step "kselftest wrapper: usage errors and skips" sh tests/wrapper_test.sh
 
 for k in $KERNELS; do
 	select_kernel "$k"

@@ -47,6 +47,10 @@ run:
 check:
 	sh tools/check.sh
 
-.PHONY: all modules tools install clean run check
+# The lockdep/KASAN/kmemleak kernel make check uses; prints its tree.
+debug-kernel:
+	sh tools/debug-kernel.sh
+
+.PHONY: all modules tools install clean run check debug-kernel
 
 endif

@@ -237,7 +237,7 @@ static const struct kernel_param_ops bench_reps_ops = {
 
 module_param_cb(loops, &bench_loops_ops, &loops, 0444);
 __MODULE_PARM_TYPE(loops, "uint");
-MODULE_PARM_DESC(loops, "Iterations per test, " BENCH_LOOPS_ACCEPTED
+MODULE_PARM_DESC(loops, "Iterations per repetition, " BENCH_LOOPS_ACCEPTED
 		 " (default: as many as fit in time_ms)");
 module_param_cb(run_flags, &bench_run_flags_ops, &run_flags, 0444);
 __MODULE_PARM_TYPE(run_flags, "uint");

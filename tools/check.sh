@@ -113,6 +113,16 @@ compare_guests() {
 	done
 }
 
+# modinfo must describe every parameter.
+describes_params() {
+	info=$(modinfo -F parm "$1/bench_page_pool_simple.ko") || return 1
+	printf '%s\n' "$info" >&2
+	for p in loops run_flags time_ms reps; do
+		printf '%s\n' "$info" | grep -q "^$p:[A-Z].* (uint)$" ||
+			{ say "no description of $p"; return 1; }
+	done
+}
+
 # "make install" into a staging root must give modprobe its dependency.
 install_staged() {
 	stage=$LOGDIR/install-$KERNEL_RELEASE
@@ -150,6 +160,8 @@ for k in $KERNELS; do
 	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 "$MODS"
 	step "$KERNEL_RELEASE: make C=2 (sparse) clean" build_sparse "$MODS"
 	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
+	step "$KERNEL_RELEASE: modinfo describes every parameter" \
+		describes_params "$MODS"
 	long=30
 	for cpu in $CPUS; do
 		step "$KERNEL_RELEASE, -cpu $cpu: guest suite" guest_suite "$cpu" $long

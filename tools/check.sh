@@ -123,6 +123,30 @@ describes_params() {
 	done
 }
 
+# The Kconfig entry, parsed by the tree's own kconfig: a module whenever
+# PAGE_POOL is there (never built in), absent without it.
+kconfig_entry() {
+	conf=$KDIR/scripts/kconfig/conf
+	dir=$LOGDIR/kconfig
+	mkdir -p "$dir"
+	for pp in y n; do
+		prompt=
+		[ $pp = y ] && prompt='"page_pool"'
+		printf 'config MODULES\n\tbool "modules"\n\tdefault y\n\tmodules\nconfig PAGE_POOL\n\tbool %s\n\tdefault %s\nsource "%s/Kconfig"\n' \
+			"$prompt" $pp "$BENCH_TOP" >"$dir/Kconfig.$pp"
+		for target in allmodconfig allyesconfig; do
+			cfg=$dir/config.$pp.$target
+			(cd "$dir" && KCONFIG_CONFIG=$cfg srctree=$dir \
+				"$conf" --$target "Kconfig.$pp" >/dev/null) || return 1
+			got=$(sed -n 's/^CONFIG_BENCH_PAGE_POOL_SIMPLE=//p' "$cfg")
+			want=m
+			[ $pp = y ] || want=
+			say "PAGE_POOL=$pp, $target: BENCH_PAGE_POOL_SIMPLE=${got:-unset}"
+			[ "$got" = "$want" ] || return 1
+		done
+	done
+}
+
 # "make install" into a staging root must give modprobe its dependency.
 install_staged() {
 	stage=$LOGDIR/install-$KERNEL_RELEASE
@@ -162,6 +186,8 @@ for k in $KERNELS; do
 	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
 	step "$KERNEL_RELEASE: modinfo describes every parameter" \
 		describes_params "$MODS"
+	step "$KERNEL_RELEASE: Kconfig gives a module, only with PAGE_POOL" \
+		kconfig_entry
 	long=30
 	for cpu in $CPUS; do
 		step "$KERNEL_RELEASE, -cpu $cpu: guest suite" guest_suite "$cpu" $long

@@ -281,6 +281,21 @@ if [ "$DEBUG" = 0 ]; then
 			[ "$(grep -c ' ipc=' $results)" = "$tests" ] ;;
 	esac
 	report $? "PMU counts, or one clear line that there are none"
+
+	# The legacy line, byte for byte as users grep it, with per-element
+	# figures that are the truncated quotients of its own totals.
+	dmesg | sed -n '/pmu-check/,$p' | grep 'time_bench: Type:.* Per elem:' |
+		sed 's/^\[[^]]*\] //' >/tmp/legacy
+	bad=$(grep -Evc '^time_bench: Type:[^ ]+ Per elem: [0-9]+ cycles\(tsc\) [0-9]+\.[0-9]{3} ns \(step:[0-9]+\) - \(measurement period time:[0-9]+\.[0-9]{9} sec time_interval:[0-9]+\) - \(invoke count:[0-9]+ tsc_interval:[0-9]+\)$' /tmp/legacy)
+	wrong=$(sed 's/[():]/ /g' /tmp/legacy | awk '{
+		cyc = $6; ns = $9; sec = $17; t_ns = $20; inv = $24; tsc = $26
+		if (cyc != int(tsc / inv) || ns != sprintf("%.3f", int(t_ns * 1000 / inv) / 1000) ||
+		    sec != sprintf("%d.%09d", int(t_ns / 1e9), t_ns % 1e9))
+			n++
+	} END { print n + 0 }')
+	echo "#   $(wc -l </tmp/legacy) legacy lines: $bad malformed, $wrong inconsistent"
+	[ "$(wc -l </tmp/legacy)" = "$tests" ] && [ "$bad" = 0 ] && [ "$wrong" = 0 ]
+	report $? "one legacy line per test, in the exact legacy format"
 	rmmod $MODULE
 fi
 

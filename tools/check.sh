@@ -173,6 +173,7 @@ cd "$BENCH_TOP" || exit 1
 step "checkpatch --strict on the sources" checkpatch \
 	time_bench.c time_bench.h bench_page_pool_simple.c \
 	bench_page_pool_compat.h Kconfig Makefile tests/time_bench_test.c \
+	tests/include/linux/types.h tests/include/linux/math64.h \
 	tools/compare/bench_compare.c tools/compare/tests/compare_test.c
 step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check

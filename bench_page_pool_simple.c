@@ -748,9 +748,10 @@ static int bench_pmu_error;
 /* " key=x.yy" from thousandths, two decimals rounded */
 static void bench_seq_milli2(struct seq_file *m, const char *key, u64 milli)
 {
-	struct time_bench_fixed f = time_bench_div_fixed(milli, 1000, 2, true);
+	char num[TIME_BENCH_NUM_LEN];
 
-	seq_printf(m, " %s=%llu.%02u", key, f.whole, f.frac);
+	seq_printf(m, " %s=%s", key,
+		   time_bench_format_milli(num, sizeof(num), milli));
 }
 
 /* PMU counts over all repetitions, as " key=x.yy" fields. */
@@ -875,16 +876,17 @@ DEFINE_SHOW_ATTRIBUTE(bench_results);
 
 static void bench_print_overhead(const struct time_bench_overhead *ovh)
 {
-	struct time_bench_fixed cyc, clk, clk_ns, loop;
+	char v[4][TIME_BENCH_NUM_LEN];
 
-	cyc = time_bench_div_fixed(ovh->cycle_read_milli, 1000, 2, true);
-	clk = time_bench_div_fixed(ovh->clock_read_milli_cycles, 1000, 2, true);
-	clk_ns = time_bench_div_fixed(ovh->clock_read_milli_ns, 1000, 2, true);
-	loop = time_bench_div_fixed(ovh->empty_loop_milli_cycles, 1000, 2,
-				    true);
-	pr_info("overhead: cycle counter read %llu.%02u cycles, clock read %llu.%02u cycles (%llu.%02u ns), empty loop %llu.%02u cycles per iteration; two reads of each per chunk of about 10 ms\n",
-		cyc.whole, cyc.frac, clk.whole, clk.frac, clk_ns.whole,
-		clk_ns.frac, loop.whole, loop.frac);
+	pr_info("overhead: cycle counter read %s cycles, clock read %s cycles (%s ns), empty loop %s cycles per iteration; two reads of each per chunk of about 10 ms\n",
+		time_bench_format_milli(v[0], sizeof(v[0]),
+					ovh->cycle_read_milli),
+		time_bench_format_milli(v[1], sizeof(v[1]),
+					ovh->clock_read_milli_cycles),
+		time_bench_format_milli(v[2], sizeof(v[2]),
+					ovh->clock_read_milli_ns),
+		time_bench_format_milli(v[3], sizeof(v[3]),
+					ovh->empty_loop_milli_cycles));
 }
 
 /* Ranges the parsers cannot know; one dmesg line per bad value. */

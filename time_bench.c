@@ -201,16 +201,15 @@ void time_bench_measure_overhead(struct time_bench_overhead *ovh)
 }
 EXPORT_SYMBOL_GPL(time_bench_measure_overhead);
 
-/* Prints thousandths with two rounded decimals into @buf. */
-static const char *time_bench_fmt2(char *buf, size_t size, u64 milli)
+/* Prints thousandths with two rounded decimals into @buf; returns @buf. */
+const char *time_bench_format_milli(char *buf, size_t size, u64 milli)
 {
 	struct time_bench_fixed f = time_bench_div_fixed(milli, 1000, 2, true);
 
 	snprintf(buf, size, "%llu.%02u", f.whole, f.frac);
 	return buf;
 }
-
-#define TIME_BENCH_NUM_LEN	24
+EXPORT_SYMBOL_GPL(time_bench_format_milli);
 
 /* The spread line, printed after the legacy line of a repeated test. */
 void time_bench_print_summary(const char *name, u32 reps,
@@ -221,16 +220,16 @@ void time_bench_print_summary(const char *name, u32 reps,
 
 	pr_info("Type:%s Spread over %u reps: cycles/elem min %s median %s mean %s stddev %s max %s - ns/elem min %s median %s mean %s stddev %s max %s\n",
 		name, reps,
-		time_bench_fmt2(v[0], sizeof(v[0]), cycles->min),
-		time_bench_fmt2(v[1], sizeof(v[1]), cycles->median),
-		time_bench_fmt2(v[2], sizeof(v[2]), cycles->mean),
-		time_bench_fmt2(v[3], sizeof(v[3]), cycles->stddev),
-		time_bench_fmt2(v[4], sizeof(v[4]), cycles->max),
-		time_bench_fmt2(v[5], sizeof(v[5]), ns->min),
-		time_bench_fmt2(v[6], sizeof(v[6]), ns->median),
-		time_bench_fmt2(v[7], sizeof(v[7]), ns->mean),
-		time_bench_fmt2(v[8], sizeof(v[8]), ns->stddev),
-		time_bench_fmt2(v[9], sizeof(v[9]), ns->max));
+		time_bench_format_milli(v[0], sizeof(v[0]), cycles->min),
+		time_bench_format_milli(v[1], sizeof(v[1]), cycles->median),
+		time_bench_format_milli(v[2], sizeof(v[2]), cycles->mean),
+		time_bench_format_milli(v[3], sizeof(v[3]), cycles->stddev),
+		time_bench_format_milli(v[4], sizeof(v[4]), cycles->max),
+		time_bench_format_milli(v[5], sizeof(v[5]), ns->min),
+		time_bench_format_milli(v[6], sizeof(v[6]), ns->median),
+		time_bench_format_milli(v[7], sizeof(v[7]), ns->mean),
+		time_bench_format_milli(v[8], sizeof(v[8]), ns->stddev),
+		time_bench_format_milli(v[9], sizeof(v[9]), ns->max));
 }
 EXPORT_SYMBOL_GPL(time_bench_print_summary);
 

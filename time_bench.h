@@ -286,6 +286,10 @@ void time_bench_print_summary(const char *name, u32 reps,
 			      const struct time_bench_summary *cycles,
 			      const struct time_bench_summary *ns);
 void time_bench_measure_overhead(struct time_bench_overhead *ovh);
+
+/* Room for a u64 with two decimals */
+#define TIME_BENCH_NUM_LEN	24
+const char *time_bench_format_milli(char *buf, size_t size, u64 milli);
 int time_bench_pmu_open(void);
 void time_bench_pmu_close(void);
 void time_bench_pmu_read(struct time_bench_stamp *stamp);

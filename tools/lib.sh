@@ -43,15 +43,18 @@ kernel_meta_package() {
 	esac
 }
 
+# The versioned kernel package a meta package depends on, if apt knows.
+meta_dependency() {
+	apt-cache depends "$1" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-[a-z]*-[0-9].*\)$/\1/p' | head -n 1
+}
+
 # The versioned package a meta package currently depends on.
 resolve_meta() {
-	pkg=$(apt-cache depends "$1" 2>/dev/null |
-	      sed -n 's/^ *Depends: \(linux-[a-z]*-[0-9].*\)$/\1/p' | head -n 1)
+	pkg=$(meta_dependency "$1")
 	if [ -z "$pkg" ]; then
 		apt-get update -q >&2
-		pkg=$(apt-cache depends "$1" 2>/dev/null |
-		      sed -n 's/^ *Depends: \(linux-[a-z]*-[0-9].*\)$/\1/p' |
-		      head -n 1)
+		pkg=$(meta_dependency "$1")
 	fi
 	[ -n "$pkg" ] || die "cannot resolve Debian package $1"
 	echo "$pkg"

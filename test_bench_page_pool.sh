@@ -20,14 +20,17 @@ RESULTS=/sys/kernel/debug/$MODULE/results
 
 usage() {
 	cat <<EOF
-usage: $0 [-d DIR] [-t FILE] [-k] [PARAM=VALUE]...
+usage: $0 [-d DIR] [-r FILE] [-t FILE] [-k] [PARAM=VALUE]...
 Loads $MODULE with the module parameters given (loops=, run_flags=,
-time_ms=), checks its results and prints KTAP.
+time_ms=, reps=), checks its results and prints KTAP.
   -d DIR   insmod time_bench.ko and $MODULE.ko from DIR (a build
            tree) instead of modprobe
+  -r FILE  relations to check instead of the built-in ones, lines
+           "CHEAPER_TEST DEARER_TEST"; also \$BENCH_PAGE_POOL_RELATIONS
   -t FILE  per-test upper limits, lines "TEST_NAME MAX_CYCLES_PER_ELEM";
            also taken from \$BENCH_PAGE_POOL_THRESHOLDS
-  -k       keep the module loaded afterwards (default: remove it)
+  -k       keep the module loaded afterwards (default: remove it); if
+           a relation was re-measured, that last load stays
   -h       this help
 Exit status: 0 all checks passed, 1 a check failed, 4 skipped.
 EOF
@@ -90,11 +93,13 @@ skip_all() {
 }
 
 moddir=
+relations=${BENCH_PAGE_POOL_RELATIONS:-}
 thresholds=${BENCH_PAGE_POOL_THRESHOLDS:-}
 keep=
-while getopts d:t:kh opt; do
+while getopts d:r:t:kh opt; do
 	case $opt in
 	d) moddir=$OPTARG ;;
+	r) relations=$OPTARG ;;
 	t) thresholds=$OPTARG ;;
 	k) keep=1 ;;
 	h) usage; exit $KSFT_PASS ;;
@@ -105,11 +110,14 @@ shift $((OPTIND - 1))
 
 run_flags=0x7f
 loops=
+reps=
+other_params=
 for param in "$@"; do
 	case $param in
 	run_flags=*) run_flags=${param#run_flags=} ;;
-	loops=*) loops=${param#loops=} ;;
-	*=*) ;;
+	reps=*) reps=${param#reps=} ;;
+	loops=*) loops=${param#loops=}; other_params="$other_params $param" ;;
+	*=*) other_params="$other_params $param" ;;
 	*) echo "$0: not a module parameter: $param" >&2
 	   usage >&2; exit $KSFT_FAIL ;;
 	esac
@@ -123,10 +131,14 @@ else
 	selected=0
 fi
 
-if [ -n "$thresholds" ] && [ ! -r "$thresholds" ]; then
-	echo "$0: cannot read thresholds file $thresholds" >&2
-	exit $KSFT_FAIL
-fi
+need_readable() {	# what file
+	if [ -n "$2" ] && [ ! -r "$2" ]; then
+		echo "$0: cannot read $1 file $2" >&2
+		exit $KSFT_FAIL
+	fi
+}
+need_readable relations "$relations"
+need_readable thresholds "$thresholds"
 [ -r "$HERE/splat_patterns" ] ||
 	{ echo "$0: $HERE/splat_patterns is missing" >&2; exit $KSFT_FAIL; }
 
@@ -155,16 +167,23 @@ is_selected() {
 	selected_tests | grep -q "^$1:"
 }
 
+pairs_in() {	# file: its "NAME VALUE" lines, comments and blanks left out
+	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$1"
+}
+
 threshold_lines() {
 	[ -n "$thresholds" ] || return 0
-	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$thresholds" |
-	while read -r name limit; do
+	pairs_in "$thresholds" | while read -r name limit; do
 		is_selected "$name" && echo "$name $limit"
 	done
 }
 
 relation_lines() {
-	echo "$RELATIONS" | while read -r a b; do
+	if [ -n "$relations" ]; then
+		pairs_in "$relations"
+	else
+		echo "$RELATIONS"
+	fi | while read -r a b; do
 		is_selected "$a" && is_selected "$b" && echo "$a $b"
 	done
 }
@@ -189,12 +208,17 @@ lsmod | grep -q "^$MODULE " && rmmod $MODULE
 marker="$MODULE kselftest $$ $(date +%s)"
 echo "$marker" >/dev/kmsg
 
-if [ -n "$moddir" ]; then
-	{ lsmod | grep -q '^time_bench ' || insmod "$moddir/time_bench.ko"; } &&
-		insmod "$moddir/$MODULE.ko" "$@"
-else
-	modprobe $MODULE "$@"
-fi
+load_module() {	# params...
+	if [ -n "$moddir" ]; then
+		{ lsmod | grep -q '^time_bench ' ||
+			insmod "$moddir/time_bench.ko"; } &&
+			insmod "$moddir/$MODULE.ko" "$@"
+	else
+		modprobe $MODULE "$@"
+	fi
+}
+
+load_module "$@"
 load_rc=$?
 
 kernel_log_since_marker() {
@@ -210,8 +234,8 @@ else
 	kernel_log_since_marker | sed 's/^/# /'
 fi
 
-field() {	# test field
-	echo "$results" | awk -v t="$1" -v f="$2" '
+results_field() {	# results test field
+	echo "$1" | awk -v t="$2" -v f="$3" '
 		$1 == "test:" && $2 == "name=" t {
 			for (i = 3; i <= NF; i++)
 				if (index($i, f "=") == 1) {
@@ -219,6 +243,10 @@ field() {	# test field
 					exit
 				}
 		}'
+}
+
+field() {	# test field, from this run's results
+	results_field "$results" "$1" "$2"
 }
 
 compare() {	# a op b: numeric comparison; false if either is missing
@@ -300,20 +328,62 @@ done <<EOF
 $(selected_tests)
 EOF
 
+test_bit() {	# name: its run_flags bit
+	echo "$TESTS" | awk -F: -v t="$1" '$1 == t { print $2 }'
+}
+
+# A re-measurement takes the cheapest of at least this many repetitions.
+# Measured in a guest of a host busy building a kernel, loops=20000:
+# the fast path cost more than the ptr_ring in 4 of 40 single runs, and
+# in none of 40 loads of five repetitions (at most 162 against at least
+# 190 cycles).
+REMEASURE_REPS=5
+remeasure_reps=$REMEASURE_REPS
+[ "${reps:-0}" -gt $REMEASURE_REPS ] 2>/dev/null && remeasure_reps=$reps
+
+# Prints the results of a fresh load that runs only tests a and b, with
+# the parameters this run was given otherwise.
+remeasure() {	# a b
+	mask=$(( (1 << $(test_bit "$1")) | (1 << $(test_bit "$2")) ))
+	lsmod | grep -q "^$MODULE " && rmmod $MODULE
+	set -f	# the parameters are words, never patterns
+	# shellcheck disable=SC2086
+	load_module $other_params "run_flags=$(printf '0x%x' $mask)" \
+		"reps=$remeasure_reps" </dev/null >/dev/null 2>&1 &&
+		cat "$RESULTS"
+	rc=$?
+	set +f
+	return $rc
+}
+
+# Noise on a busy or emulated machine (the host taking the CPU away from
+# the guest, an interrupt) only ever adds cycles: compare the cheapest
+# repetition of each test.  A short run can still be disturbed as a
+# whole, so a relation that fails is measured once more in a load of its
+# own with several repetitions, and fails the check only if it fails
+# again.
 while read -r a b; do
 	[ -n "$a" ] || continue
 	if [ -z "$results" ]; then
 		ktap_result skip "$a cheaper than $b" "module did not load"
 		continue
 	fi
-	ca=$(field "$a" cycles_median)
-	cb=$(field "$b" cycles_median)
+	ca=$(field "$a" cycles_min)
+	cb=$(field "$b" cycles_min)
+	desc="$a cheaper than $b (min $ca < $cb cycles"
 	if [ -n "$debug_kernel" ]; then
-		ktap_result skip "$a cheaper than $b ($ca, $cb cycles)" \
-			"$debug_kernel distorts relative costs"
+		ktap_result skip "$desc)" "$debug_kernel distorts relative costs"
 		continue
 	fi
-	check "$a cheaper than $b ($ca < $cb cycles)" compare "$ca" "<" "$cb"
+	if compare "$ca" "<" "$cb"; then
+		ktap_result ok "$desc)"
+		continue
+	fi
+	again=$(remeasure "$a" "$b")
+	ra=$(results_field "$again" "$a" cycles_min)
+	rb=$(results_field "$again" "$b" cycles_min)
+	check "$desc; re-measured over $remeasure_reps reps: ${ra:-none} < ${rb:-none})" \
+		compare "$ra" "<" "$rb"
 done <<EOF
 $(relation_lines)
 EOF

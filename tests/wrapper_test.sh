@@ -31,6 +31,8 @@ expect "a word that is no parameter: usage, exit 1" 1 \
 	'not a module parameter: loops' sh "$WRAPPER" loops
 expect "unreadable thresholds file: exit 1" 1 'cannot read thresholds' \
 	sh "$WRAPPER" -t /nonexistent/thresholds
+expect "unreadable relations file: exit 1" 1 'cannot read relations' \
+	sh "$WRAPPER" -r /nonexistent/relations
 expect "not root: KTAP skip, exit 4" 4 '^1\.\.0 # SKIP must be run as root' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups sh "$WRAPPER"
 expect "no modules in -d DIR: KTAP skip, exit 4" 4 \

@@ -128,6 +128,21 @@ kselftest "kselftest, explicit loops=20000" loops=20000
 kselftest "kselftest, one softirq test alone: run_flags=0x10" \
 	loops=100000 run_flags=0x10
 
+# The relation check must be able to fail: "slow path cheaper than fast
+# path" fails, and only after a second load re-measured it.
+if [ "$DEBUG" != 1 ]; then
+	echo "tasklet_page_pool03_slow tasklet_page_pool01_fast_path" \
+		>/tmp/inverted
+	sh ./test_bench_page_pool.sh -d "$MODDIR" -r /tmp/inverted \
+		loops=20000 run_flags=0x50 >/tmp/ksft.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/ksft.out
+	[ $rc = 1 ] && [ "$(grep -c '^not ok' /tmp/ksft.out)" = 1 ] &&
+		grep -Eq '^not ok [0-9]+ tasklet_page_pool03_slow cheaper than tasklet_page_pool01_fast_path \(min [0-9.]+ < [0-9.]+ cycles; re-measured over 5 reps: [0-9.]+ < [0-9.]+\)$' \
+			/tmp/ksft.out
+	report $? "kselftest fails an inverted relation after re-measuring it"
+fi
+
 bad_param loops=0 "loops=0 invalid"
 bad_param loops=999 "loops=999 invalid"
 bad_param loops=abc "loops=abc invalid"

@@ -365,27 +365,33 @@ static void rnd_case(u64 *num, u64 *den, unsigned int digits, u64 den_max)
 	}
 }
 
+/* Counts in *bad, and shows the first few, results off the reference. */
+static void check_div_fixed(u64 num, u64 den, unsigned int digits,
+			    bool round, unsigned int *bad)
+{
+	struct time_bench_fixed f = time_bench_div_fixed(num, den, digits, round);
+	unsigned __int128 want = ref_scaled(num, den, digits, round);
+	char w[FIXED_LEN], g[FIXED_LEN];
+
+	if (got_scaled(f, digits) == want && fixed_well_formed(f, digits))
+		return;
+	if ((*bad)++ < DIAG_MAX)
+		diag("div_fixed(%llu, %llu, %u, %s): want %s got %s (frac %u)",
+		     num, den, digits, mode(round),
+		     fmt_scaled(w, want, digits),
+		     fmt_fixed(g, f.whole, f.frac, digits), f.frac);
+}
+
 static void test_random_exact(bool round, unsigned int cases)
 {
 	unsigned int i, bad = 0;
-	char w[FIXED_LEN], g[FIXED_LEN];
 
 	for (i = 0; i < cases; i++) {
 		unsigned int digits = rnd() % 12;
-		struct time_bench_fixed f;
-		unsigned __int128 want;
 		u64 num, den;
 
 		rnd_case(&num, &den, digits, BIG_DEN);
-		f = time_bench_div_fixed(num, den, digits, round);
-		want = ref_scaled(num, den, digits, round);
-		if (got_scaled(f, digits) == want && fixed_well_formed(f, digits))
-			continue;
-		if (bad++ < DIAG_MAX)
-			diag("div_fixed(%llu, %llu, %u, %s): want %s got %s (frac %u)",
-			     num, den, digits, mode(round),
-			     fmt_scaled(w, want, digits),
-			     fmt_fixed(g, f.whole, f.frac, digits), f.frac);
+		check_div_fixed(num, den, digits, round, &bad);
 	}
 	CHECK(!bad, "%u random div_fixed(%s), den <= U64_MAX / 10, exact (%u wrong)",
 	      cases, mode(round), bad);
@@ -394,13 +400,10 @@ static void test_random_exact(bool round, unsigned int cases)
 static void test_random_big_den(unsigned int cases)
 {
 	unsigned int i, bad = 0;
-	char w[FIXED_LEN], g[FIXED_LEN];
 
 	for (i = 0; i < cases; i++) {
 		unsigned int digits = rnd() % 12;
 		bool round = rnd() & 1;
-		unsigned __int128 want, got, err;
-		struct time_bench_fixed f;
 		u64 num, den;
 
 		den = BIG_DEN + 1 + rnd() % (U64_MAX - BIG_DEN);
@@ -417,17 +420,7 @@ static void test_random_big_den(unsigned int cases)
 			num = rnd_mag();
 			break;
 		}
-		f = time_bench_div_fixed(num, den, digits, round);
-		want = ref_scaled(num, den, digits, round);
-		got = got_scaled(f, digits);
-		err = got > want ? got - want : want - got;
-		if (err == 0 && fixed_well_formed(f, digits))
-			continue;
-		if (bad++ < DIAG_MAX)
-			diag("div_fixed(%llu, %llu, %u, %s): want %s got %s (frac %u)",
-			     num, den, digits, mode(round),
-			     fmt_scaled(w, want, digits),
-			     fmt_fixed(g, f.whole, f.frac, digits), f.frac);
+		check_div_fixed(num, den, digits, round, &bad);
 	}
 	CHECK(!bad, "%u random div_fixed, den > U64_MAX / 10, exact (%u wrong)",
 	      cases, bad);

@@ -2,7 +2,15 @@
 # Shared helpers of the host tools; sourced, not run.  POSIX sh.
 
 BENCH_TOP=$(cd "$(dirname "$0")/.." && pwd)
-BENCH_CACHE=${BENCH_CACHE:-/var/cache/bench_page_pool}
+# Root, or whoever may write there, shares /var/cache; other users keep
+# a cache of their own.
+if [ -z "${BENCH_CACHE:-}" ]; then
+	BENCH_CACHE=/var/cache/bench_page_pool
+	if [ "$(id -u)" != 0 ] && ! mkdir -p "$BENCH_CACHE" 2>/dev/null ||
+	   [ ! -w "$BENCH_CACHE" ]; then
+		BENCH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/bench_page_pool
+	fi
+fi
 
 say() {
 	printf '%s\n' "$*" >&2
@@ -21,7 +29,9 @@ need_packages() {
 			grep -q 'ok installed' || missing="$missing $pkg"
 	done
 	[ -z "$missing" ] && return 0
-	[ "$(id -u)" = 0 ] || die "need root to install:$missing"
+	[ "$(id -u)" = 0 ] ||
+		die "missing Debian packages; as root, run:
+  apt-get install --no-install-recommends$missing"
 	say "installing:$missing"
 	if [ ! -f "$BENCH_CACHE/.apt-updated" ] ||
 	   [ -n "$(find "$BENCH_CACHE/.apt-updated" -mmin +720)" ]; then
@@ -60,25 +70,90 @@ resolve_meta() {
 	echo "$pkg"
 }
 
+# The candidate version apt would fetch of a package.
+package_version() {
+	apt-cache show --no-all-versions "$1" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n 1
+}
+
+# Unpacks the packages named (not their dependencies) into DIR, once per
+# version: DIR/.unpacked lists what it holds.
+unpack_packages() {	# dir package...
+	u_dir=$1
+	shift
+	u_want=
+	for u_pkg in "$@"; do
+		u_want="$u_want${u_want:+ }$u_pkg=$(package_version "$u_pkg")"
+	done
+	[ -f "$u_dir/.unpacked" ] &&
+		[ "$(cat "$u_dir/.unpacked")" = "$u_want" ] && return 0
+	say "fetching and unpacking into $u_dir:$(printf ' %s' "$@")"
+	rm -rf "$u_dir"
+	mkdir -p "$u_dir"
+	u_tmp=$(mktemp -d) || die "mktemp failed"
+	# As root, apt downloads as _apt, who cannot write to a private
+	# folder: download as root there instead.
+	u_sandbox=
+	[ "$(id -u)" = 0 ] && u_sandbox="-o APT::Sandbox::User=root"
+	# shellcheck disable=SC2086
+	(cd "$u_tmp" && apt-get download -q $u_sandbox "$@" >&2) ||
+		die "apt-get download$(printf ' %s' "$@") failed"
+	for u_deb in "$u_tmp"/*.deb; do
+		dpkg-deb -x "$u_deb" "$u_dir" || die "cannot unpack $u_deb"
+	done
+	rm -rf "$u_tmp"
+	printf '%s' "$u_want" >"$u_dir/.unpacked"
+}
+
+# The Depends of a package, alternatives included, one name a line.
+package_depends() {
+	apt-cache depends "$1" 2>/dev/null |
+		sed -n 's/^ *|\{0,1\}Depends: \([^<>]*\)$/\1/p'
+}
+
 # Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR for a Debian series (6.12,
-# 6.1): headers installed with apt, the image unpacked into the cache.
+# 6.1).  The image and the header tree are unpacked into the cache, never
+# installed: Debian's 6.12 headers depend on their image, and installing
+# that would put a kernel into the host's /boot.  What the headers need
+# to build with (compiler, pahole, libraries) is installed.
 debian_kernel() {
 	image_pkg=$(resolve_meta "$(kernel_meta_package "$1" image)")
 	headers_pkg=$(resolve_meta "$(kernel_meta_package "$1" headers)")
 	KERNEL_RELEASE=${image_pkg#linux-image-}
-	need_packages "$headers_pkg"
-	KDIR=/usr/src/linux-headers-$KERNEL_RELEASE
 	dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
-	KERNEL_IMAGE=$dir/boot/vmlinuz-$KERNEL_RELEASE
-	if [ ! -f "$KERNEL_IMAGE" ]; then
-		say "fetching $image_pkg"
-		tmp=$(mktemp -d) && chmod 755 "$tmp"
-		(cd "$tmp" && apt-get download -q "$image_pkg" >&2) ||
-			die "apt-get download $image_pkg failed"
-		mkdir -p "$dir"
-		dpkg-deb -x "$tmp"/*.deb "$dir" || die "cannot unpack $image_pkg"
-		rm -rf "$tmp"
-	fi
+
+	tree=$headers_pkg queue=$headers_pkg tools=
+	while [ -n "$queue" ]; do
+		set -- $queue
+		queue=
+		for pkg in "$@"; do
+			for dep in $(package_depends "$pkg"); do
+				case $dep in
+				linux-image-* | linux-base) ;;
+				linux-headers-* | linux-kbuild-*)
+					case " $tree " in
+					*" $dep "*) ;;
+					*) tree="$tree $dep" queue="$queue $dep" ;;
+					esac
+					;;
+				*) tools="$tools $dep" ;;
+				esac
+			done
+		done
+	done
+	# shellcheck disable=SC2086
+	need_packages $tools
+	# shellcheck disable=SC2086
+	unpack_packages "$dir/headers" $tree
+	KDIR=$dir/headers/usr/src/linux-headers-$KERNEL_RELEASE
+	# The arch part includes the common part by its installed path.
+	sed -i "s|^include /usr/src/|include $dir/headers/usr/src/|" \
+		"$KDIR/Makefile"
+	[ -f "$KDIR/include/generated/utsrelease.h" ] ||
+		die "$headers_pkg has no usable tree in $KDIR"
+
+	unpack_packages "$dir/image" "$image_pkg"
+	KERNEL_IMAGE=$dir/image/boot/vmlinuz-$KERNEL_RELEASE
 	[ -f "$KERNEL_IMAGE" ] || die "$image_pkg has no $KERNEL_IMAGE"
 }
 
@@ -100,19 +175,38 @@ select_kernel() {
 	esac
 }
 
-# Builds the modules for KDIR in a build directory of their own, so that
-# builds for several kernels do not overwrite each other.  Extra make
-# arguments follow.  Prints the directory.
+# Builds the modules for KDIR in a build directory of their own (the
+# first argument, default build/RELEASE), so that builds for several
+# kernels do not overwrite each other.  Prints the directory.
 build_modules() {
-	out=$BENCH_TOP/build/$KERNEL_RELEASE
+	out=${1:-$BENCH_TOP/build/$KERNEL_RELEASE}
 	mkdir -p "$out"
 	for f in Makefile Kconfig time_bench.c time_bench.h \
 		 bench_page_pool_simple.c bench_page_pool_compat.h; do
 		cmp -s "$BENCH_TOP/$f" "$out/$f" || cp "$BENCH_TOP/$f" "$out/$f"
 	done
-	make -s -C "$out" KDIR="$KDIR" "$@" modules >&2 ||
+	make -s -C "$out" KDIR="$KDIR" modules >&2 ||
 		die "module build against $KDIR failed"
 	echo "$out"
+}
+
+# Fails unless every word is NAME=VALUE with NAME a parameter of the
+# module built in MODDIR; VAR names the variable the words came from.
+check_module_args() {	# VAR MODDIR words...
+	var=$1
+	params=$(modinfo -F parm "$2/bench_page_pool_simple.ko" |
+		 sed -n 's/^\([a-z_0-9]*\):.*/\1/p' | tr '\n' ' ')
+	shift 2
+	for arg in "$@"; do
+		case " $params" in
+		*" ${arg%%=*} "*)
+			case $arg in
+			*=?*) continue ;;
+			esac
+			;;
+		esac
+		die "$var: '$arg' is not a module parameter setting; accepted: NAME=VALUE with NAME one of: $params(see modinfo bench_page_pool_simple)"
+	done
 }
 
 # Unpacks Debian's linux-source-6.12 once; prints the tree's path.  It

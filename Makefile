@@ -9,8 +9,18 @@ obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += time_bench.o bench_page_pool_simple.o
 
 # Feature tests for bench_page_pool_compat.h: the tree's headers, not its
 # version, decide, so backports build too.
+# $(call bench_have,NAME,fixed string,headers): -DBENCH_HAVE_NAME if found
+bench_have = $(if $(shell grep -qsF '$(2)' $(addprefix $(srctree)/,$(3)) \
+		&& echo y),-DBENCH_HAVE_$(1))
+bench_pp_types := include/net/page_pool.h include/net/page_pool/types.h
 ccflags-y += $(if $(wildcard $(srctree)/include/net/page_pool/helpers.h), \
 		-DBENCH_HAVE_PAGE_POOL_HELPERS_H)
+ccflags-y += $(call bench_have,NETMEM,page_pool_alloc_netmems,$(bench_pp_types))
+ccflags-y += $(call bench_have,PP_NAPI,struct napi_struct *napi;,$(bench_pp_types))
+ccflags-y += $(call bench_have,ALLOC_NETDEV_DUMMY,alloc_netdev_dummy, \
+		include/linux/netdevice.h)
+ccflags-y += $(call bench_have,NAPI_LIST_OWNER,list_owner;, \
+		include/linux/netdevice.h)
 
 else
 
@@ -43,6 +53,10 @@ clean:
 run:
 	sh tools/run.sh
 
+# Two kernels (or command lines) against each other, several loads each.
+ab:
+	sh tools/ab.sh
+
 # Everything that proves the project works; see README.rst.
 check:
 	sh tools/check.sh
@@ -51,6 +65,6 @@ check:
 debug-kernel:
 	sh tools/debug-kernel.sh
 
-.PHONY: all modules tools install clean run check debug-kernel
+.PHONY: all modules tools install clean run ab check debug-kernel
 
 endif

@@ -16,6 +16,8 @@
 #else
 #include <net/page_pool.h>
 #endif
+#include <linux/netdevice.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 /* Pages the pool has taken from the page allocator. */
@@ -88,5 +90,106 @@ static inline void bench_pp_stats_read(struct page_pool *pool, u64 *vals)
 	memset(vals, 0, BENCH_PP_NR_STATS * sizeof(*vals));
 }
 #endif
+
+
+/* Splitting pages into fragments: 6.1 asks the pool for it with a flag,
+ * later kernels split any pool's pages.
+ */
+#ifdef PP_FLAG_PAGE_FRAG
+#define BENCH_PP_FLAG_FRAG	PP_FLAG_PAGE_FRAG
+#else
+#define BENCH_PP_FLAG_FRAG	0
+#endif
+
+/* The netmem API (6.12: page_pool_alloc_netmems()).  NULL, or why this
+ * kernel cannot run the netmem test.
+ */
+#ifdef BENCH_HAVE_NETMEM
+#define BENCH_NETMEM_UNSUPPORTED	NULL
+
+/* One netmem from @pool and straight back into its lockless cache. */
+static __always_inline bool bench_netmem_cycle(struct page_pool *pool,
+					       gfp_t gfp)
+{
+	netmem_ref netmem = page_pool_alloc_netmems(pool, gfp);
+
+	if (unlikely(!netmem))
+		return false;
+	page_pool_put_full_netmem(pool, netmem, true);
+	return true;
+}
+#else
+#define BENCH_NETMEM_UNSUPPORTED \
+	"kernel lacks the netmem API (page_pool_alloc_netmems)"
+
+static inline bool bench_netmem_cycle(struct page_pool *pool, gfp_t gfp)
+{
+	return false;
+}
+#endif
+
+/* A pool bound to the NAPI instance that consumes its pages recycles
+ * skb pages directly (6.5+: page_pool_params.napi).
+ */
+#ifdef BENCH_HAVE_PP_NAPI
+#define BENCH_PP_NAPI_UNSUPPORTED	NULL
+
+static inline void bench_pp_bind_napi(struct page_pool_params *params,
+				      struct napi_struct *napi)
+{
+	params->napi = napi;
+}
+#else
+#define BENCH_PP_NAPI_UNSUPPORTED \
+	"kernel cannot bind a page_pool to its NAPI (no page_pool_params.napi)"
+
+static inline void bench_pp_bind_napi(struct page_pool_params *params,
+				      struct napi_struct *napi)
+{
+}
+#endif
+
+/* A net device that only carries NAPI instances: 6.10+ allocates it,
+ * older kernels initialise one the caller allocated.
+ */
+#ifdef BENCH_HAVE_ALLOC_NETDEV_DUMMY
+static inline struct net_device *bench_alloc_dummy_netdev(void)
+{
+	return alloc_netdev_dummy(0);
+}
+
+static inline void bench_free_dummy_netdev(struct net_device *dev)
+{
+	free_netdev(dev);
+}
+#else
+static inline struct net_device *bench_alloc_dummy_netdev(void)
+{
+	struct net_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	if (dev)
+		init_dummy_netdev(dev);
+	return dev;
+}
+
+static inline void bench_free_dummy_netdev(struct net_device *dev)
+{
+	kfree(dev);
+}
+#endif
+
+/* True inside @napi's poll on this CPU.  Kernels before 6.4 do not note
+ * the polling CPU; being scheduled is all they tell.
+ */
+static inline bool bench_napi_polled_here(const struct napi_struct *napi)
+{
+	if (!test_bit(NAPI_STATE_SCHED, &napi->state))
+		return false;
+#ifdef BENCH_HAVE_NAPI_LIST_OWNER
+	return READ_ONCE(napi->list_owner) == raw_smp_processor_id();
+#else
+	return true;
+#endif
+}
 
 #endif /* _BENCH_PAGE_POOL_COMPAT_H */

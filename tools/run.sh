@@ -21,17 +21,12 @@ CPU=${CPU:-max}
 TIMEOUT=${TIMEOUT:-900}
 RESULTS=${RESULTS:-}
 
-for arg in $ARGS; do
-	case $arg in
-	loops=* | run_flags=* | time_ms=* | reps=*) ;;
-	*) die "ARGS: unknown module parameter '$arg'; accepted: loops=, run_flags=, time_ms=, reps= (see modinfo)" ;;
-	esac
-done
-
 need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
-	cpio gzip
+	cpio gzip kmod
 select_kernel "$KERNEL"
 mods=$(build_modules) || exit 1
+# shellcheck disable=SC2086
+check_module_args ARGS "$mods" $ARGS
 
 mkdir -p "$BENCH_TOP/build"
 payload=$BENCH_TOP/build/run-payload.sh
@@ -61,23 +56,25 @@ results=$(printf '%s\n' "$out" | sed -n '/^RESULTS-BEGIN$/,/^RESULTS-END$/p' |
 	  sed '1d;$d')
 RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$CPU.txt}
 printf '%s\n' "$results" >"$RESULTS"
-printf '%s\n' "$results" | sed -n 's/^\(kernel\|cpu_model\|params\|page_pool_stats\): /\1: /p'
+printf '%s\n' "$results" | sed -n 's/^\(kernel\|cpu_model\|params\|runtime\): /\1: /p'
 printf '%s\n' "$results" | awk '
 	BEGIN {
-		printf "%-30s %-8s %14s %12s %9s %10s %9s  %s\n", "test",
+		printf "%-34s %-8s %14s %12s %9s %10s %9s  %s\n", "test",
 		       "context", "reps x loops", "cycles/elem", "stddev",
 		       "ns/elem", "stddev", "path"
 	}
 	$1 == "test:" {
+		delete f
 		for (i = 2; i <= NF; i++) {
 			split($i, kv, "=")
 			f[kv[1]] = substr($i, length(kv[1]) + 2)
 		}
-		printf "%-30s %-8s %14s %12s %9s %10s %9s  %s\n", f["name"],
+		printf "%-34s %-8s %14s %12s %9s %10s %9s  %s\n", f["name"],
 		       f["context"], f["reps"] " x " f["loops"],
 		       f["cycles_median"], f["cycles_stddev"], f["ns_median"],
 		       f["ns_stddev"], f["path"]
 	}'
+printf '%s\n' "$results" | sed -n 's/^skip: name=\([^ ]*\) .* reason=/\1 skipped: /p'
 printf '%s\n' "$results" | sed -n 's/^overhead: /timer overhead: /p'
 echo
 printf '%s\n' "$out" | grep '^time_bench: Type:'
@@ -85,16 +82,12 @@ echo
 say "results file: $RESULTS"
 say "compare two runs: tools/compare/bench-compare BEFORE.txt AFTER.txt"
 
-# Every selected test must have reported: bit 0 is three baselines.
-flags=$(printf '%s\n' "$ARGS" | sed -n 's/.*run_flags=\([^ ]*\).*/\1/p')
-flags=$(( ${flags:-0x7f} ))
-want=0
-bit=0
-while [ $bit -le 6 ]; do
-	if [ $(( (flags >> bit) & 1 )) = 1 ]; then
-		[ $bit = 0 ] && want=$((want + 3)) || want=$((want + 1))
-	fi
-	bit=$((bit + 1))
+# Every test the module selected must have reported, or said why this
+# kernel cannot run it.
+selected=$(printf '%s\n' "$results" | sed -n 's/^selected: //p' | tr ',' ' ')
+for name in $selected; do
+	printf '%s\n' "$results" |
+		grep -Eq "^(test|skip): name=$name " ||
+		die "$name was selected but did not report; console log: $log"
 done
-got=$(printf '%s\n' "$results" | grep -c '^test: ')
-[ "$got" = "$want" ] || die "$got of $want selected tests reported; console log: $log"
+[ -n "$selected" ] || die "the results file names no selected test; console log: $log"

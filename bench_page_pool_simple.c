@@ -101,6 +101,7 @@ static const char * const bench_pp_stat_names[BENCH_PP_NR_STATS] = {
 };
 
 struct bench_run;
+struct bench_xcpu;
 
 /*
  * How a test's chunks run in their context: @run_chunk runs
@@ -111,6 +112,8 @@ struct bench_context {
 	const char *name;	/* as the results file names it */
 	int (*setup)(struct bench_run *run);
 	void (*run_chunk)(struct bench_run *run);
+	/* Optional: prints and keeps what only this context measures. */
+	void (*report)(struct bench_run *run);
 	void (*teardown)(struct bench_run *run);
 };
 
@@ -148,6 +151,13 @@ struct bench_result {
 	u64 pages_released;	/* back to the page allocator while timed */
 	/* page_pool's counters over the timed loops, if it keeps them */
 	u64 pp_stats[BENCH_PP_NR_STATS];
+	/* Concurrent tests: each CPU's share of the timed repetitions */
+	u32 nr_cpus;
+	int *cpu_ids;
+	struct time_bench_record *cpu_recs;
+	/* Why the test was not run, when it was selected */
+	const char *skip_reason;
+	char skip_buf[80];
 };
 
 /* The module's NAPI instance, on a dummy net device. */
@@ -166,6 +176,9 @@ struct bench_run {
 	spinlock_t lock;	/* only the "lock" baseline takes it */
 	struct tasklet_struct tasklet;
 	struct bench_napi *napi;	/* while a NAPI context is set up */
+	struct bench_xcpu *xcpu;	/* while the cross-CPU one is */
+	bool timed;		/* the chunk counts in the results */
+	int chunk_error;	/* the context stopped the chunk, and said why */
 	int napi_budget;	/* of the poll running the chunk */
 	struct completion chunk_done;
 	u64 next_chunk;		/* iterations the next chunk should run */
@@ -195,6 +208,8 @@ static bool reps_given;
 /* Measured in this project's guests: see README.rst */
 #define BENCH_DEFAULT_BULK	16
 static unsigned int bulk = BENCH_DEFAULT_BULK;
+static unsigned int return_cpus = 1;
+static bool return_cpus_given;
 
 #define BENCH_LOOPS_ACCEPTED	__stringify(BENCH_MIN_LOOPS) "..4294967295"
 #define BENCH_TIME_MS_ACCEPTED	"1.." __stringify(BENCH_MAX_TIME_MS)
@@ -206,6 +221,42 @@ static unsigned int bulk = BENCH_DEFAULT_BULK;
  * legacy benchmark did, unless reps says otherwise.
  */
 #define BENCH_DEFAULT_REPS	5
+
+/*
+ * The probe: where did the page of one iteration go?  The ring's producer
+ * index moved, the pool released a page to the page allocator, or, with
+ * neither and no page taken from the allocator, it stayed in the pool's
+ * lockless cache.  The producer index, unlike the cache's count, does not
+ * move when an allocation refills the cache from the ring.
+ */
+struct bench_probe {
+	u32 allocated;
+	u32 released;
+	int producer;
+};
+
+static void bench_probe_begin(const struct page_pool *pool,
+			      struct bench_probe *probe)
+{
+	probe->allocated = bench_pp_pages_allocated(pool);
+	probe->released = bench_pp_pages_released(pool);
+	probe->producer = bench_pp_ring_producer(pool);
+}
+
+static enum bench_path bench_probe_end(const struct page_pool *pool,
+				       const struct bench_probe *probe,
+				       bool ran)
+{
+	if (!ran)
+		return BENCH_PATH_UNKNOWN;
+	if (bench_pp_pages_released(pool) != probe->released)
+		return BENCH_PATH_ALLOCATOR;
+	if (bench_pp_ring_producer(pool) != probe->producer)
+		return BENCH_PATH_RING;
+	if (bench_pp_pages_allocated(pool) == probe->allocated)
+		return BENCH_PATH_CACHE;
+	return BENCH_PATH_UNKNOWN;
+}
 
 static void bench_chunk(struct bench_run *run);
 
@@ -322,6 +373,354 @@ static const struct bench_context bench_ctx_napi = {
 	.setup = bench_napi_setup,
 	.run_chunk = bench_napi_run_chunk,
 	.teardown = bench_napi_teardown,
+};
+
+/*
+ * Cross-CPU return, as a TX completion or a socket reader on another CPU
+ * gives pages back: the first CPU allocates from the pool in softirq and
+ * hands each page through a queue of its own to one of return_cpus other
+ * CPUs, which give it back with page_pool_put_full_page(, false), in
+ * softirq too: into the pool's ptr_ring, under its producer lock.  Each
+ * CPU has a worker thread (time_bench_cpus_run() starts them together)
+ * that runs its work in batches, each batch in a tasklet on its CPU, so
+ * no stay in softirq is longer than a batch.  A worker with nothing to do
+ * yields the CPU; one that waits longer than BENCH_XCPU_STALL_NS for the
+ * other side ends the run with an error.
+ */
+#define BENCH_XCPU_QUEUE	256	/* pages in flight to one CPU */
+#define BENCH_XCPU_BATCH	32	/* pages per stay in softirq */
+#define BENCH_XCPU_STALL_NS	(2 * NSEC_PER_SEC)
+
+struct bench_xcpu_worker {
+	struct bench_xcpu *xcpu;
+	unsigned int idx;		/* 0 allocates, the others return */
+	struct tasklet_struct tasklet;
+	struct completion batch_done;
+	struct time_bench_record *rec;	/* of the run going on */
+	u32 batch;			/* pages the last batch moved */
+	bool batch_in_softirq;
+	/* The queue from the allocating CPU, in returning workers */
+	struct page *slot[BENCH_XCPU_QUEUE];
+	u32 head;			/* written by the allocating CPU */
+	u32 tail;			/* written by this worker's CPU */
+	struct time_bench_record total;	/* of the timed runs */
+};
+
+struct bench_xcpu {
+	struct bench_run *run;
+	struct time_bench_cpus *cpus;
+	unsigned int nr;		/* 1 + return_cpus */
+	struct time_bench_record *recs;	/* one per worker, of a run */
+	u64 target;			/* pages to allocate in this run */
+	u64 allocated;
+	unsigned int next_queue;	/* where the next page goes */
+	bool alloc_done;
+	bool in_softirq;		/* every batch of the run was */
+	int error;
+	const char *error_what;
+	struct bench_xcpu_worker w[];
+};
+
+/* Fills the returning CPUs' queues, round robin; 0 when all are full. */
+static u32 bench_xcpu_alloc_batch(struct bench_xcpu *x)
+{
+	u32 n = 0, full = 0, want = min_t(u64, BENCH_XCPU_BATCH,
+					    x->target - x->allocated);
+	struct bench_xcpu_worker *q;
+	struct page *page;
+
+	while (n < want && full < x->nr - 1) {
+		q = &x->w[1 + x->next_queue];
+		x->next_queue = (x->next_queue + 1) % (x->nr - 1);
+		if (q->head - smp_load_acquire(&q->tail) >= BENCH_XCPU_QUEUE) {
+			full++;
+			continue;
+		}
+		full = 0;
+		page = page_pool_alloc_pages(x->run->pool, BENCH_GFP);
+		if (unlikely(!page)) {
+			x->error = -ENOMEM;
+			x->error_what = "page allocation failed";
+			break;
+		}
+		q->slot[q->head % BENCH_XCPU_QUEUE] = page;
+		smp_store_release(&q->head, q->head + 1);
+		n++;
+	}
+	return n;
+}
+
+static u32 bench_xcpu_return_batch(struct bench_xcpu_worker *w)
+{
+	u32 head = smp_load_acquire(&w->head), n = 0;
+
+	while (w->tail != head && n < BENCH_XCPU_BATCH) {
+		page_pool_put_full_page(w->xcpu->run->pool,
+					w->slot[w->tail % BENCH_XCPU_QUEUE],
+					false);
+		smp_store_release(&w->tail, w->tail + 1);
+		n++;
+	}
+	return n;
+}
+
+static void bench_xcpu_tasklet_fn(struct tasklet_struct *t)
+{
+	struct bench_xcpu_worker *w = from_tasklet(w, t, tasklet);
+	struct time_bench_stamp start = { }, stop = { };
+
+	time_bench_start(&start);
+	if (w->idx)
+		w->batch = bench_xcpu_return_batch(w);
+	else
+		w->batch = bench_xcpu_alloc_batch(w->xcpu);
+	time_bench_stop(&stop);
+	w->batch_in_softirq = in_serving_softirq();
+	if (w->batch)
+		time_bench_account(w->rec, &start, &stop, w->batch);
+	complete(&w->batch_done);
+}
+
+/* One batch in softirq on this worker's CPU. */
+static u32 bench_xcpu_batch(struct bench_xcpu_worker *w)
+{
+	reinit_completion(&w->batch_done);
+	local_bh_disable();
+	tasklet_schedule(&w->tasklet);
+	local_bh_enable();
+	wait_for_completion(&w->batch_done);
+	if (!w->batch_in_softirq)
+		WRITE_ONCE(w->xcpu->in_softirq, false);
+	return w->batch;
+}
+
+/* False, with the error set, once the other side kept us waiting too long. */
+static bool bench_xcpu_wait(struct bench_xcpu *x, u64 *since,
+			    const char *what)
+{
+	u64 now = ktime_get_ns();
+
+	if (!*since)
+		*since = now;
+	if (now - *since > BENCH_XCPU_STALL_NS) {
+		cmpxchg(&x->error, 0, -ETIMEDOUT);
+		x->error_what = what;
+		return false;
+	}
+	cond_resched();
+	return true;
+}
+
+static int bench_xcpu_work(void *data, unsigned int idx,
+			   struct time_bench_record *rec)
+{
+	struct bench_xcpu *x = data;
+	struct bench_xcpu_worker *w = &x->w[idx];
+	u64 since = 0;
+
+	w->rec = rec;
+	if (!idx) {
+		while (x->allocated < x->target && !READ_ONCE(x->error)) {
+			if (bench_xcpu_batch(w)) {
+				x->allocated += w->batch;
+				since = 0;
+			} else if (!bench_xcpu_wait(x, &since,
+						    "the returning CPUs took no page")) {
+				break;
+			}
+		}
+		smp_store_release(&x->alloc_done, true);
+		return 0;
+	}
+	for (;;) {
+		if (smp_load_acquire(&w->head) != w->tail) {
+			bench_xcpu_batch(w);
+			since = 0;
+			continue;
+		}
+		if (smp_load_acquire(&x->alloc_done) &&
+		    smp_load_acquire(&w->head) == w->tail)
+			return 0;
+		if (!bench_xcpu_wait(x, &since,
+				     "the allocating CPU sent no page"))
+			return 0;
+	}
+}
+
+/* Pages a failed run left in the queues go back from process context. */
+static void bench_xcpu_drain(struct bench_xcpu *x)
+{
+	unsigned int i;
+
+	for (i = 1; i < x->nr; i++) {
+		struct bench_xcpu_worker *w = &x->w[i];
+
+		while (w->tail != w->head)
+			page_pool_put_full_page(x->run->pool,
+						w->slot[w->tail++ %
+							BENCH_XCPU_QUEUE],
+						false);
+	}
+}
+
+/* The allocating CPU, then return_cpus others: the first online ones. */
+static int bench_xcpu_setup(struct bench_run *run)
+{
+	unsigned int nr = return_cpus + 1, i;
+	struct bench_result *res = run->result;
+	cpumask_var_t mask;
+	struct bench_xcpu *x;
+	int cpu, ret = 0;
+
+	if (num_online_cpus() < nr) {
+		snprintf(res->skip_buf, sizeof(res->skip_buf),
+			 "needs %u online CPUs, %u online", nr,
+			 num_online_cpus());
+		res->skip_reason = res->skip_buf;
+		return -ENODEV;
+	}
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	for_each_online_cpu(cpu) {
+		if (cpumask_weight(mask) == nr)
+			break;
+		cpumask_set_cpu(cpu, mask);
+	}
+	x = kzalloc(struct_size(x, w, nr), GFP_KERNEL);
+	res->cpu_ids = kcalloc(nr, sizeof(*res->cpu_ids), GFP_KERNEL);
+	res->cpu_recs = kcalloc(nr, sizeof(*res->cpu_recs), GFP_KERNEL);
+	if (x)
+		x->recs = kcalloc(nr, sizeof(*x->recs), GFP_KERNEL);
+	if (!x || !x->recs || !res->cpu_ids || !res->cpu_recs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	x->run = run;
+	x->nr = nr;
+	for (i = 0; i < nr; i++) {
+		x->w[i].xcpu = x;
+		x->w[i].idx = i;
+		init_completion(&x->w[i].batch_done);
+		tasklet_setup(&x->w[i].tasklet, bench_xcpu_tasklet_fn);
+	}
+	x->cpus = time_bench_cpus_create(mask, bench_xcpu_work, x);
+	if (IS_ERR(x->cpus)) {
+		ret = PTR_ERR(x->cpus);
+		pr_err("%s: cannot start the per-CPU workers: %d\n",
+		       run->test->name, ret);
+		goto out;
+	}
+	res->nr_cpus = nr;
+	for (i = 0; i < nr; i++)
+		res->cpu_ids[i] = time_bench_cpus_cpu(x->cpus, i);
+	run->xcpu = x;
+	x = NULL;
+out:
+	if (x)
+		kfree(x->recs);
+	kfree(x);
+	free_cpumask_var(mask);
+	return ret;
+}
+
+/*
+ * One concurrent run of chunk_loops pages.  The chunk's record is the
+ * returning CPUs' together: their cycles and time spent returning, over
+ * the pages they returned; each CPU's own is kept for the report.
+ */
+static void bench_xcpu_run_chunk(struct bench_run *run)
+{
+	bool probing = run->chunk_kind == BENCH_CHUNK_PROBE;
+	struct bench_xcpu *x = run->xcpu;
+	struct time_bench_record ret_rec = { };
+	struct bench_probe probe;
+	unsigned int i;
+	int err;
+
+	bench_probe_begin(run->pool, &probe);
+	x->target = probing ? 1 : run->chunk_loops;
+	x->allocated = 0;
+	x->alloc_done = false;
+	x->in_softirq = true;
+	x->error = 0;
+	err = time_bench_cpus_run(x->cpus, x->recs);
+	if (!err)
+		err = x->error;
+	bench_xcpu_drain(x);
+	if (probing) {
+		run->result->path = bench_probe_end(run->pool, &probe, !err);
+		return;
+	}
+	if (err) {
+		pr_err("%s: %s (%d)\n", run->test->name,
+		       x->error_what ?: "the per-CPU workers did not start",
+		       err);
+		run->chunk_error = err;
+		return;
+	}
+	for (i = 1; i < x->nr; i++) {
+		ret_rec.invocations += x->recs[i].invocations;
+		ret_rec.cycles += x->recs[i].cycles;
+		ret_rec.ns += x->recs[i].ns;
+	}
+	for (i = 0; run->timed && i < x->nr; i++) {
+		x->w[i].total.invocations += x->recs[i].invocations;
+		x->w[i].total.cycles += x->recs[i].cycles;
+		x->w[i].total.ns += x->recs[i].ns;
+		x->w[i].total.chunks++;
+	}
+	memset(&run->chunk_start, 0, sizeof(run->chunk_start));
+	memset(&run->chunk_stop, 0, sizeof(run->chunk_stop));
+	run->chunk_stop.cycles = ret_rec.cycles;
+	run->chunk_stop.ns = ret_rec.ns;
+	run->chunk_completed = ret_rec.invocations;
+	run->chunk_cpu = time_bench_cpus_cpu(x->cpus, 0);
+	run->chunk_in_softirq = x->in_softirq;
+	run->chunk_in_napi = false;
+	run->chunk_task = current;
+}
+
+/* Each CPU's share, in the legacy benchmark's concurrent format. */
+static void bench_xcpu_report(struct bench_run *run)
+{
+	struct bench_xcpu *x = run->xcpu;
+	struct bench_result *res = run->result;
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; i < x->nr; i++)
+		res->cpu_recs[i] = x->w[i].total;
+	snprintf(name, sizeof(name), "%s_alloc", run->test->name);
+	time_bench_print_cpu(name, res->cpu_ids[0], &res->cpu_recs[0]);
+	time_bench_print_cpu_sum(name, res->cpu_recs, 1);
+	for (i = 1; i < x->nr; i++)
+		time_bench_print_cpu(run->test->name, res->cpu_ids[i],
+				     &res->cpu_recs[i]);
+	time_bench_print_cpu_sum(run->test->name, res->cpu_recs + 1,
+				 x->nr - 1);
+}
+
+static void bench_xcpu_teardown(struct bench_run *run)
+{
+	struct bench_xcpu *x = run->xcpu;
+	unsigned int i;
+
+	if (!x)
+		return;
+	time_bench_cpus_destroy(x->cpus);
+	for (i = 0; i < x->nr; i++)
+		tasklet_kill(&x->w[i].tasklet);
+	kfree(x->recs);
+	kfree(x);
+	run->xcpu = NULL;
+}
+
+static const struct bench_context bench_ctx_cpus = {
+	.name = "softirq",
+	.setup = bench_xcpu_setup,
+	.run_chunk = bench_xcpu_run_chunk,
+	.report = bench_xcpu_report,
+	.teardown = bench_xcpu_teardown,
 };
 
 static u64 bench_for_loop(struct bench_run *run, u64 loops)
@@ -648,6 +1047,8 @@ static int bench_setup_dma_pool(struct bench_run *run)
 	T("napi_page_pool03_skb_bound", 15, napi, bench_skb_free,	\
 	  bench_setup_napi_pool, BENCH_PP_NAPI_UNSUPPORTED)		\
 	T("napi_page_pool04_skb_unbound", 16, napi, bench_skb_free,	\
+	  bench_setup_pool, NULL)					\
+	T("cross_cpu_page_pool01_return", 17, cpus, NULL,		\
 	  bench_setup_pool, NULL)
 
 #define BENCH_TEST_ROW(name, bit, ctx, body, setup, unsupported)	\
@@ -763,6 +1164,21 @@ static const struct kernel_param_ops bench_reps_ops = {
 	.get = param_get_uint,
 };
 
+static int bench_param_set_return_cpus(const char *val,
+				       const struct kernel_param *kp)
+{
+	int ret = bench_param_parse(val, kp, "1 up to the online CPUs minus one");
+
+	if (!ret)
+		return_cpus_given = true;
+	return ret;
+}
+
+static const struct kernel_param_ops bench_return_cpus_ops = {
+	.set = bench_param_set_return_cpus,
+	.get = param_get_uint,
+};
+
 static const struct kernel_param_ops bench_bulk_ops = {
 	.set = bench_param_set_bulk,
 	.get = param_get_uint,
@@ -796,36 +1212,23 @@ __MODULE_PARM_TYPE(bulk, "uint");
 MODULE_PARM_DESC(bulk, "Pages per page_pool_put_page_bulk() call of the bulk test, "
 		 BENCH_BULK_ACCEPTED " (default "
 		 __stringify(BENCH_DEFAULT_BULK) ")");
+module_param_cb(return_cpus, &bench_return_cpus_ops, &return_cpus, 0444);
+__MODULE_PARM_TYPE(return_cpus, "uint");
+MODULE_PARM_DESC(return_cpus, "CPUs that give pages back in the cross-CPU test, 1 up to the online CPUs minus one (default 1)");
 
 static struct bench_result bench_results[ARRAY_SIZE(bench_tests)];
 static struct dentry *bench_debugfs_dir;
 
 /*
- * Runs the test's body once and looks where its page went: the ring's
- * producer index moved, the pool released a page to the page allocator,
- * or, with neither and no page taken from the allocator, it stayed in
- * the pool's lockless cache.  Runs in the test's context; the producer
- * index, unlike the cache's count, does not move when an allocation
- * refills the cache from the ring.
+ * Runs the test's body once and looks where its page went (see
+ * bench_probe_begin()).  Runs in the test's context.
  */
 static enum bench_path bench_probe_path(struct bench_run *run)
 {
-	struct page_pool *pool = run->pool;
-	u32 allocated, released;
-	int producer;
+	struct bench_probe probe;
 
-	allocated = bench_pp_pages_allocated(pool);
-	released = bench_pp_pages_released(pool);
-	producer = bench_pp_ring_producer(pool);
-	if (run->test->body(run, 1) != 1)
-		return BENCH_PATH_UNKNOWN;
-	if (bench_pp_pages_released(pool) != released)
-		return BENCH_PATH_ALLOCATOR;
-	if (bench_pp_ring_producer(pool) != producer)
-		return BENCH_PATH_RING;
-	if (bench_pp_pages_allocated(pool) == allocated)
-		return BENCH_PATH_CACHE;
-	return BENCH_PATH_UNKNOWN;
+	bench_probe_begin(run->pool, &probe);
+	return bench_probe_end(run->pool, &probe, run->test->body(run, 1) == 1);
 }
 
 /* Runs one chunk in the current context, the test's one. */
@@ -854,6 +1257,7 @@ static u64 bench_run_chunk(struct bench_run *run, enum bench_chunk_kind kind,
 	run->chunk_kind = kind;
 	run->chunk_loops = chunk_loops;
 	run->chunk_completed = 0;
+	run->chunk_error = 0;
 
 	time_bench_pmu_read(&run->chunk_start);
 	run->test->context->run_chunk(run);
@@ -932,7 +1336,10 @@ static int bench_run_loops(struct bench_run *run, u64 max_loops, u64 max_ns,
 			pr_err("%s: interrupted by a signal\n", name);
 			return -EINTR;
 		}
+		run->timed = count_context;
 		done = bench_run_chunk(run, BENCH_CHUNK_LOOP, chunk);
+		if (run->chunk_error)
+			return run->chunk_error;
 		time_bench_account(rec, &run->chunk_start, &run->chunk_stop,
 				   done);
 		if (done < chunk) {
@@ -1027,6 +1434,8 @@ static int bench_measure(struct bench_run *run)
 	/* Not counted: fills the pool's cache and sizes the first chunk. */
 	if (bench_run_chunk(run, BENCH_CHUNK_LOOP, BENCH_WARMUP_LOOPS) <
 	    BENCH_WARMUP_LOOPS) {
+		if (run->chunk_error)
+			return run->chunk_error;
 		pr_err("%s: page allocation failed while warming up\n",
 		       run->test->name);
 		return -ENOMEM;
@@ -1099,8 +1508,16 @@ static int bench_run_test(const struct bench_test *test,
 	ret = bench_setup(run);
 	if (!ret)
 		ret = bench_measure(run);
+	if (!ret && test->context->report)
+		test->context->report(run);
 	bench_teardown(run);
 	kfree(run);
+	/* A setup may find that this machine cannot run the test. */
+	if (ret == -ENODEV && res->skip_reason) {
+		pr_info("%s: skipped: %s\n", test->name, res->skip_reason);
+		res->skipped = true;
+		return 0;
+	}
 	if (ret)
 		return ret;
 
@@ -1122,6 +1539,8 @@ static void bench_free_results(void)
 		kfree(bench_results[i].rep_recs);
 		kfree(bench_results[i].cycles_milli);
 		kfree(bench_results[i].ns_milli);
+		kfree(bench_results[i].cpu_ids);
+		kfree(bench_results[i].cpu_recs);
 		memset(&bench_results[i], 0, sizeof(bench_results[i]));
 	}
 }
@@ -1370,6 +1789,26 @@ static void bench_seq_param(struct seq_file *m, const char *key, bool given,
 		seq_putc(m, '-');
 }
 
+/* Concurrent tests: one line per CPU, over the timed repetitions. */
+static void bench_seq_cpus(struct seq_file *m, const struct bench_test *test,
+			   const struct bench_result *res)
+{
+	struct time_bench_fixed cyc, ns;
+	u32 i;
+
+	for (i = 0; i < res->nr_cpus; i++) {
+		const struct time_bench_record *rec = &res->cpu_recs[i];
+
+		cyc = time_bench_div_fixed(rec->cycles, rec->invocations, 3,
+					   true);
+		ns = time_bench_div_fixed(rec->ns, rec->invocations, 3, true);
+		seq_printf(m, "cpu: name=%s cpu=%d role=%s invoke_count=%llu cycles=%llu ns=%llu cycles_per_elem=%llu.%03u ns_per_elem=%llu.%03u\n",
+			   test->name, res->cpu_ids[i], i ? "return" : "alloc",
+			   rec->invocations, rec->cycles, rec->ns, cyc.whole,
+			   cyc.frac, ns.whole, ns.frac);
+	}
+}
+
 static void bench_seq_test(struct seq_file *m, size_t i)
 {
 	const struct bench_test *test = &bench_tests[i];
@@ -1381,7 +1820,7 @@ static void bench_seq_test(struct seq_file *m, size_t i)
 		/* reason= takes the rest of the line */
 		seq_printf(m, "skip: name=%s run_flags_bit=%u wanted_context=%s reason=%s\n",
 			   test->name, test->bit, test->context->name,
-			   test->unsupported);
+			   res->skip_reason);
 		return;
 	}
 	rec = &res->rep_recs[res->median_rep];
@@ -1408,6 +1847,7 @@ static void bench_seq_test(struct seq_file *m, size_t i)
 		seq_puts(m, buf);
 	}
 	seq_putc(m, '\n');
+	bench_seq_cpus(m, test, res);
 }
 
 /* The results file: see "Results file" in README.rst for the format. */
@@ -1545,6 +1985,12 @@ static int bench_check_params(void)
 		       time_ms, BENCH_TIME_MS_ACCEPTED);
 		return -EINVAL;
 	}
+	if (return_cpus_given &&
+	    (!return_cpus || return_cpus >= num_online_cpus())) {
+		pr_err("return_cpus=%u invalid: %u CPUs online; accepted: 1..%u (the online CPUs minus one)\n",
+		       return_cpus, num_online_cpus(), num_online_cpus() - 1);
+		return -EINVAL;
+	}
 	if (!bulk || bulk > BENCH_MAX_BULK) {
 		pr_err("bulk=%u invalid: out of range; accepted: %s\n", bulk,
 		       BENCH_BULK_ACCEPTED);
@@ -1590,6 +2036,7 @@ static int __init bench_page_pool_simple_init(void)
 			pr_info("%s: skipped: %s\n", test->name,
 				test->unsupported);
 			bench_results[i].skipped = true;
+			bench_results[i].skip_reason = test->unsupported;
 			continue;
 		}
 		ret = bench_run_test(test, &bench_results[i]);

@@ -8,13 +8,20 @@
  */
 #define pr_fmt(fmt) "time_bench: " fmt
 
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
+#include <linux/wait.h>
 
 #include "time_bench.h"
 
@@ -232,6 +239,218 @@ void time_bench_print_summary(const char *name, u32 reps,
 		time_bench_format_milli(v[9], sizeof(v[9]), ns->max));
 }
 EXPORT_SYMBOL_GPL(time_bench_print_summary);
+
+/* How long the workers of a run may take to reach the start line. */
+#define TIME_BENCH_CPUS_START_MS	5000
+
+struct time_bench_cpu_worker {
+	struct time_bench_cpus *tc;
+	struct task_struct *task;
+	unsigned int idx;
+	int cpu;
+	struct completion exited;
+};
+
+struct time_bench_cpus {
+	time_bench_cpu_fn fn;
+	void *data;
+	unsigned int nr;
+	struct time_bench_record *recs;	/* of the run going on */
+	unsigned long generation;	/* bumped to start a run */
+	bool exiting;
+	wait_queue_head_t wq;
+	atomic_t arrived;		/* workers at the start line */
+	int go;				/* 0: wait, 1: start, -1: give up */
+	atomic_t running;		/* workers not done with the run */
+	struct completion done;		/* the last one is done */
+	int error;			/* the first error of a worker */
+	struct time_bench_cpu_worker w[];
+};
+
+static int time_bench_cpu_thread(void *arg)
+{
+	struct time_bench_cpu_worker *w = arg;
+	struct time_bench_cpus *tc = w->tc;
+	unsigned long seen = 0;
+	int go, err;
+
+	for (;;) {
+		wait_event_interruptible(tc->wq,
+					 READ_ONCE(tc->generation) != seen ||
+					 READ_ONCE(tc->exiting));
+		if (READ_ONCE(tc->exiting))
+			break;
+		if (smp_load_acquire(&tc->generation) == seen)
+			continue;
+		seen = tc->generation;
+		/* The start line: wait for the others, then go together. */
+		atomic_inc(&tc->arrived);
+		while (!(go = smp_load_acquire(&tc->go))) {
+			cpu_relax();
+			cond_resched();
+		}
+		if (go > 0) {
+			err = tc->fn(tc->data, w->idx, &tc->recs[w->idx]);
+			if (err)
+				cmpxchg(&tc->error, 0, err);
+		}
+		if (atomic_dec_and_test(&tc->running))
+			complete(&tc->done);
+	}
+	/* Exits without running module code after the completion. */
+	kthread_complete_and_exit(&w->exited, 0);
+}
+
+/**
+ * time_bench_cpus_create() - start a worker thread on each CPU of a mask
+ * @cpus: the CPUs, in order: the first one's worker has idx 0
+ * @fn: what each worker runs in each time_bench_cpus_run()
+ * @data: handed to @fn
+ *
+ * Process context.  CPUs must stay online until time_bench_cpus_destroy().
+ *
+ * Return: the workers, or an ERR_PTR().
+ */
+struct time_bench_cpus *time_bench_cpus_create(const struct cpumask *cpus,
+					       time_bench_cpu_fn fn,
+					       void *data)
+{
+	unsigned int nr = cpumask_weight(cpus), i = 0;
+	struct time_bench_cpus *tc;
+	int cpu;
+
+	if (!nr)
+		return ERR_PTR(-EINVAL);
+	tc = kzalloc(struct_size(tc, w, nr), GFP_KERNEL);
+	if (!tc)
+		return ERR_PTR(-ENOMEM);
+	tc->fn = fn;
+	tc->data = data;
+	tc->nr = nr;
+	init_waitqueue_head(&tc->wq);
+	init_completion(&tc->done);
+	for_each_cpu(cpu, cpus) {
+		struct time_bench_cpu_worker *w = &tc->w[i];
+		struct task_struct *task;
+
+		w->tc = tc;
+		w->idx = i;
+		w->cpu = cpu;
+		init_completion(&w->exited);
+		task = kthread_create_on_node(time_bench_cpu_thread, w,
+					      cpu_to_node(cpu),
+					      "time_bench/%d", cpu);
+		if (IS_ERR(task)) {
+			/* Never woken, the others exit without running. */
+			while (i--)
+				kthread_stop(tc->w[i].task);
+			kfree(tc);
+			return ERR_CAST(task);
+		}
+		kthread_bind(task, cpu);
+		w->task = task;
+		i++;
+	}
+	for (i = 0; i < nr; i++)
+		wake_up_process(tc->w[i].task);
+	return tc;
+}
+EXPORT_SYMBOL_GPL(time_bench_cpus_create);
+
+/**
+ * time_bench_cpus_run() - one run of every worker, started together
+ * @tc: the workers
+ * @recs: one record per worker, cleared first, filled by the workers
+ *
+ * Return: 0, the first error a worker's function returned, or
+ * -ETIMEDOUT if the workers did not all reach the start line in time
+ * (then none of them ran).
+ */
+int time_bench_cpus_run(struct time_bench_cpus *tc,
+			struct time_bench_record *recs)
+{
+	unsigned long deadline;
+
+	memset(recs, 0, tc->nr * sizeof(*recs));
+	tc->recs = recs;
+	tc->error = 0;
+	atomic_set(&tc->arrived, 0);
+	atomic_set(&tc->running, tc->nr);
+	WRITE_ONCE(tc->go, 0);
+	reinit_completion(&tc->done);
+	smp_store_release(&tc->generation, tc->generation + 1);
+	wake_up_all(&tc->wq);
+
+	deadline = jiffies + msecs_to_jiffies(TIME_BENCH_CPUS_START_MS);
+	while (atomic_read(&tc->arrived) < tc->nr) {
+		if (time_after(jiffies, deadline)) {
+			smp_store_release(&tc->go, -1);
+			wait_for_completion(&tc->done);
+			return -ETIMEDOUT;
+		}
+		usleep_range(10, 100);
+	}
+	smp_store_release(&tc->go, 1);
+	wait_for_completion(&tc->done);
+	return tc->error;
+}
+EXPORT_SYMBOL_GPL(time_bench_cpus_run);
+
+void time_bench_cpus_destroy(struct time_bench_cpus *tc)
+{
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(tc))
+		return;
+	WRITE_ONCE(tc->exiting, true);
+	wake_up_all(&tc->wq);
+	for (i = 0; i < tc->nr; i++)
+		wait_for_completion(&tc->w[i].exited);
+	kfree(tc);
+}
+EXPORT_SYMBOL_GPL(time_bench_cpus_destroy);
+
+unsigned int time_bench_cpus_count(const struct time_bench_cpus *tc)
+{
+	return tc->nr;
+}
+EXPORT_SYMBOL_GPL(time_bench_cpus_count);
+
+int time_bench_cpus_cpu(const struct time_bench_cpus *tc, unsigned int idx)
+{
+	return tc->w[idx].cpu;
+}
+EXPORT_SYMBOL_GPL(time_bench_cpus_cpu);
+
+/* One CPU's share of a concurrent run, in the legacy benchmark's format. */
+void time_bench_print_cpu(const char *name, int cpu,
+			  const struct time_bench_record *rec)
+{
+	struct time_bench_fixed ns_elem = time_bench_ns_per_elem(rec);
+	struct time_bench_fixed period;
+
+	period = time_bench_div_fixed(rec->ns, NSEC_PER_SEC, 9, false);
+	pr_info("Type:%s CPU(%d) %llu cycles(tsc) %llu.%03u ns (step:%d) - (measurement period time:%llu.%09u sec time_interval:%llu) - (invoke count:%llu tsc_interval:%llu)\n",
+		name, cpu, time_bench_cycles_per_elem(rec), ns_elem.whole,
+		ns_elem.frac, rec->step, period.whole, period.frac, rec->ns,
+		rec->invocations, rec->cycles);
+}
+EXPORT_SYMBOL_GPL(time_bench_print_cpu);
+
+/* The mean over the CPUs of their cycles per element, legacy format. */
+void time_bench_print_cpu_sum(const char *name,
+			      const struct time_bench_record *recs,
+			      unsigned int n)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		sum += time_bench_cycles_per_elem(&recs[i]);
+	pr_info("Sum Type:%s Average: %llu cycles(tsc) CPUs:%u step:%d\n",
+		name, n ? div_u64(sum, n) : 0, n, n ? recs[0].step : 0);
+}
+EXPORT_SYMBOL_GPL(time_bench_print_cpu_sum);
 
 MODULE_DESCRIPTION("Cycle and nanosecond timing core for in-kernel benchmarks");
 MODULE_LICENSE("GPL");

@@ -279,6 +279,31 @@ struct time_bench_overhead {
 	u64 empty_loop_milli_cycles;	/* cycles per empty loop iteration */
 };
 
+/*
+ * Concurrent runs: one worker thread per CPU of a mask, each calling
+ * fn(data, idx, rec) at the same moment in every run, idx being its
+ * place in the mask and rec its record of that run.  fn runs in process
+ * context on its CPU and must end on its own, in bounded time.
+ */
+struct time_bench_cpus;
+struct cpumask;
+typedef int (*time_bench_cpu_fn)(void *data, unsigned int idx,
+				 struct time_bench_record *rec);
+
+struct time_bench_cpus *time_bench_cpus_create(const struct cpumask *cpus,
+					       time_bench_cpu_fn fn,
+					       void *data);
+int time_bench_cpus_run(struct time_bench_cpus *tc,
+			struct time_bench_record *recs);
+void time_bench_cpus_destroy(struct time_bench_cpus *tc);
+unsigned int time_bench_cpus_count(const struct time_bench_cpus *tc);
+int time_bench_cpus_cpu(const struct time_bench_cpus *tc, unsigned int idx);
+void time_bench_print_cpu(const char *name, int cpu,
+			  const struct time_bench_record *rec);
+void time_bench_print_cpu_sum(const char *name,
+			      const struct time_bench_record *recs,
+			      unsigned int n);
+
 void time_bench_start(struct time_bench_stamp *stamp);
 void time_bench_stop(struct time_bench_stamp *stamp);
 void time_bench_print(const char *name, const struct time_bench_record *rec);

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Serves kbuild (in a kernel tree, or with M=) and the out-of-tree user
-# alike: "make", "make install", "make run", "make check".
+# Serves three users: kbuild (in a kernel tree, or with M=); the
+# kselftest framework, when this directory sits in a kernel tree as
+# tools/testing/selftests/net/bench_page_pool; and the out-of-tree user:
+# "make", "make install", "make run", "make ab", "make check".
 
 ifneq ($(KERNELRELEASE),)
 
@@ -21,6 +23,38 @@ ccflags-y += $(call bench_have,ALLOC_NETDEV_DUMMY,alloc_netdev_dummy, \
 		include/linux/netdevice.h)
 ccflags-y += $(call bench_have,NAPI_LIST_OWNER,list_owner;, \
 		include/linux/netdevice.h)
+
+else ifneq ($(wildcard $(CURDIR)/../../lib.mk),)
+
+# kselftest: "make -C tools/testing/selftests TARGETS=net/bench_page_pool"
+# builds the modules, "... install INSTALL_PATH=X" puts them beside the
+# wrapper, which loads them from there.  They are built against KDIR: by
+# default the kernel tree this directory is in, or its O= output, when
+# that is built, else the running kernel.
+TEST_PROGS := test_bench_page_pool.sh
+TEST_FILES := ktap_lib.sh splat_patterns
+TEST_GEN_FILES := time_bench.ko bench_page_pool_simple.ko
+
+include ../../lib.mk
+
+bench_built = $(if $(wildcard $(1)/Module.symvers),$(1))
+KDIR ?= $(or $(if $(O),$(call bench_built,$(abspath $(O)))), \
+	     $(call bench_built,$(abspath $(top_srcdir))), \
+	     /lib/modules/$(shell uname -r)/build)
+
+bench_modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) CONFIG_BENCH_PAGE_POOL_SIMPLE=m modules
+
+# kbuild builds in this directory; the framework may want them elsewhere.
+$(TEST_GEN_FILES): bench_modules
+	$(if $(filter $(CURDIR)/$(notdir $@),$@),,cp $(CURDIR)/$(notdir $@) $@)
+
+clean: bench_modules_clean
+
+bench_modules_clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+.PHONY: bench_modules bench_modules_clean
 
 else
 
@@ -53,6 +87,10 @@ clean:
 run:
 	sh tools/run.sh
 
+# perf record -g of one test in a guest; keeps perf.data and symbols.
+perf:
+	sh tools/perf.sh
+
 # Two kernels (or command lines) against each other, several loads each.
 ab:
 	sh tools/ab.sh
@@ -65,6 +103,6 @@ check:
 debug-kernel:
 	sh tools/debug-kernel.sh
 
-.PHONY: all modules tools install clean run ab check debug-kernel
+.PHONY: all modules tools install clean run perf ab check debug-kernel
 
 endif

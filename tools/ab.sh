@@ -74,22 +74,6 @@ for side in before after; do
 	say "$side: $kernel ($KERNEL_RELEASE)"
 done
 
-# ab_order N: the side of each of 2N guests, one per line.  Blocks of
-# "before after after before" put both sides at the same mean position,
-# so a linear drift of the host cannot favour one; a last half block,
-# when N is odd, leaves one guest's worth of imbalance.
-ab_order() {
-	i=0
-	while [ $i -lt "$1" ]; do
-		if [ $((i % 2)) = 0 ]; then
-			printf 'before\nafter\n'
-		else
-			printf 'after\nbefore\n'
-		fi
-		i=$((i + 1))
-	done
-}
-
 # One load in a fresh guest: the module with the side's parameters, its
 # results file saved as OUT/SIDE-NN.txt.
 run_load() {	# side number

@@ -10,14 +10,16 @@ set -u
 
 usage() {
 	cat >&2 <<EOF
-usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-b BINARY]... [-c CPU] [-t SECONDS] [-l LOG] [-a APPEND]
+usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS] [-l LOG] [-a APPEND]
   -k IMAGE    kernel image (bzImage/vmlinuz) to boot
   -r RELEASE  its release string, for /lib/modules/RELEASE
   -p PAYLOAD  shell script run in the guest as /payload.sh
   -m MODDIR   directory whose *.ko go to /lib/modules/RELEASE/extra
   -f FILE     extra file copied to the guest's /bench (repeatable)
+  -D DIR      directory copied to the guest's /bench/NAME (repeatable)
   -b BINARY   host program copied with its shared libraries (repeatable)
   -c CPU      QEMU CPU model (default: max)
+  -s CPUS     virtual CPUs (default: 2; more than the host has share it)
   -t SECONDS  time limit of the whole guest run (default: 600)
   -l LOG      keep the console log here (default: a temporary file)
   -a APPEND   extra kernel command line
@@ -27,16 +29,22 @@ EOF
 	exit 2
 }
 
-image= release= payload= moddir= files= binaries= cpu=max limit=600 log= append=
-while getopts k:r:p:m:f:b:c:t:l:a: opt; do
+image= release= payload= moddir= files= dirs= binaries= cpu=max smp=2
+limit=600 log= append=
+# Lists of paths, one a line, so that paths may hold spaces.
+nl='
+'
+while getopts k:r:p:m:f:D:b:c:s:t:l:a: opt; do
 	case $opt in
 	k) image=$OPTARG ;;
 	r) release=$OPTARG ;;
 	p) payload=$OPTARG ;;
 	m) moddir=$OPTARG ;;
-	f) files="$files $OPTARG" ;;
-	b) binaries="$binaries $OPTARG" ;;
+	f) files="$files$OPTARG$nl" ;;
+	D) dirs="$dirs$OPTARG$nl" ;;
+	b) binaries="$binaries$OPTARG$nl" ;;
 	c) cpu=$OPTARG ;;
+	s) smp=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	l) log=$OPTARG ;;
 	a) append=$OPTARG ;;
@@ -55,8 +63,12 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$payload" "$root/payload.sh"
 cp "$BENCH_TOP/tools/guest-init" "$root/init"
 chmod +x "$root/init"
+IFS=$nl
 for f in $files; do
 	cp "$f" "$root/bench/" || die "cannot copy $f"
+done
+for d in $dirs; do
+	cp -a "$d" "$root/bench/" || die "cannot copy $d"
 done
 # A dynamically linked program needs its libraries at the same paths.
 for bin in $binaries; do
@@ -65,6 +77,7 @@ for bin in $binaries; do
 		cp -L "$f" "$root$f" || die "cannot copy $f"
 	done
 done
+unset IFS
 if [ -n "$moddir" ]; then
 	cp "$moddir"/*.ko "$root/lib/modules/$release/extra/" ||
 		die "no modules in $moddir"
@@ -74,7 +87,7 @@ fi
 [ -n "$log" ] || log=$work/console.log
 : >"$log"
 timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
-	-cpu "$cpu" -smp 2 -m 1024 -display none -monitor none -no-reboot \
+	-cpu "$cpu" -smp "$smp" -m 1024 -display none -monitor none -no-reboot \
 	-serial "file:$log" -kernel "$image" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 panic=-1 rdinit=/init $append" </dev/null
 qemu_rc=$?

@@ -175,16 +175,33 @@ select_kernel() {
 	esac
 }
 
+# What a kernel tree needs of the project: to build the modules (in tree
+# or not), and to run them as a kselftest.
+BENCH_MODULE_FILES="Makefile Kconfig time_bench.c time_bench.h
+	bench_page_pool_simple.c bench_page_pool_compat.h"
+BENCH_KSELFTEST_FILES="$BENCH_MODULE_FILES test_bench_page_pool.sh
+	ktap_lib.sh config settings splat_patterns"
+
+# Copies project files into DIR, leaving unchanged ones alone so that
+# make rebuilds only what changed.
+copy_files() {	# dir file...
+	c_dir=$1
+	shift
+	mkdir -p "$c_dir" || die "cannot create $c_dir"
+	for c_f in "$@"; do
+		cmp -s "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
+			cp "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
+			die "cannot copy $c_f to $c_dir"
+	done
+}
+
 # Builds the modules for KDIR in a build directory of their own (the
 # first argument, default build/RELEASE), so that builds for several
 # kernels do not overwrite each other.  Prints the directory.
 build_modules() {
 	out=${1:-$BENCH_TOP/build/$KERNEL_RELEASE}
-	mkdir -p "$out"
-	for f in Makefile Kconfig time_bench.c time_bench.h \
-		 bench_page_pool_simple.c bench_page_pool_compat.h; do
-		cmp -s "$BENCH_TOP/$f" "$out/$f" || cp "$BENCH_TOP/$f" "$out/$f"
-	done
+	# shellcheck disable=SC2086
+	copy_files "$out" $BENCH_MODULE_FILES
 	make -s -C "$out" KDIR="$KDIR" modules >&2 ||
 		die "module build against $KDIR failed"
 	echo "$out"
@@ -225,4 +242,20 @@ kernel_source() {
 		touch "$tree/.unpacked"
 	fi
 	echo "$tree"
+}
+
+# ab_order N: the side of each of 2N guests, one per line.  Blocks of
+# "before after after before" put both sides at the same mean position,
+# so a linear drift of the host cannot favour one; a last half block,
+# when N is odd, leaves one guest's worth of imbalance.
+ab_order() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		if [ $((i % 2)) = 0 ]; then
+			printf 'before\nafter\n'
+		else
+			printf 'after\nbefore\n'
+		fi
+		i=$((i + 1))
+	done
 }

@@ -3,14 +3,15 @@
  * User-space unit tests of the pure arithmetic helpers in time_bench.h,
  * which is built as is through the shims in tests/include/linux/.
  *
- * Every check prints "ok N - what" or "not ok N - what"; lines starting
- * with "#" are diagnostics.  The last line is "P passed, F failed" and
- * the exit status is non-zero if any check failed.
+ * The output is KTAP (tests/include/ktap_test.h): "ok N - what" or
+ * "not ok N - what" per check, "#" diagnostics, the plan at the end and
+ * the totals; the exit status is non-zero if any check failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktap_test.h"
 #include "time_bench.h"
 
 /* user-space stand-in for the kernel's own helper */
@@ -19,50 +20,15 @@
 #define FIXED_LEN	48	/* "18446744073709551615.123456789" and more */
 #define DIAG_MAX	5	/* mismatches shown per randomized check */
 #define BIG_DEN		(U64_MAX / 10)	/* above this, rem * 10 overflows */
-
-static unsigned int checks_passed, checks_failed;
-
-/* Counts one check and starts its line; the caller prints the rest. */
-static bool check_result(bool ok)
-{
-	if (ok)
-		checks_passed++;
-	else
-		checks_failed++;
-	printf("%s %u - ", ok ? "ok" : "not ok",
-	       checks_passed + checks_failed);
-	return ok;
-}
-
-/* "ok N - what" if @cond holds, else "not ok N - what"; yields @cond */
-#define CHECK(cond, fmt, ...) ({				\
-	bool __ok = check_result(!!(cond));			\
-								\
-	printf(fmt "\n", ##__VA_ARGS__);			\
-	__ok;							\
-})
-
-/* A diagnostic line, shown under the check it explains. */
-#define diag(fmt, ...) printf("#   " fmt "\n", ##__VA_ARGS__)
-
-/* splitmix64 with a fixed seed, so every run tests the same cases */
-static u64 rng_state = 0x74696d655f62656eULL;
-
-static u64 rnd(void)
-{
-	u64 z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+/* the fixed seed of ktap_rand(), so every run tests the same cases */
+#define RAND_SEED	0x74696d655f62656eULL
 
 /* A random value of random bit length, 0..64 bits. */
 static u64 rnd_mag(void)
 {
-	unsigned int shift = rnd() % 65;
+	unsigned int shift = ktap_rand() % 65;
 
-	return shift == 64 ? 0 : rnd() >> shift;
+	return shift == 64 ? 0 : ktap_rand() >> shift;
 }
 
 static u64 pow10_u64(unsigned int digits)
@@ -139,10 +105,10 @@ static void expect_fixed(u64 num, u64 den, unsigned int digits, bool round,
 	char want[FIXED_LEN];
 
 	fmt_fixed(want, whole, frac, digits);
-	if (!CHECK(f.whole == whole && f.frac == frac,
-		   "div_fixed(%llu, %llu, %u, %s) = %s", num, den, digits,
-		   mode(round), want))
-		diag("got whole=%llu frac=%u", f.whole, f.frac);
+	if (!KTAP_CHECK(f.whole == whole && f.frac == frac,
+			"div_fixed(%llu, %llu, %u, %s) = %s", num, den, digits,
+			mode(round), want))
+		ktap_diag("got whole=%llu frac=%u", f.whole, f.frac);
 }
 
 /*
@@ -159,11 +125,11 @@ static void expect_exact_big(u64 num, u64 den, unsigned int digits, bool round)
 	char w[FIXED_LEN], g[FIXED_LEN];
 
 	fmt_scaled(w, want, digits);
-	if (!CHECK(err == 0 && fixed_well_formed(f, digits),
-		   "div_fixed(%llu, %llu, %u, %s) = exact %s",
-		   num, den, digits, mode(round), w))
-		diag("got whole=%llu frac=%u (%s)", f.whole, f.frac,
-		     fmt_fixed(g, f.whole, f.frac, digits));
+	if (!KTAP_CHECK(err == 0 && fixed_well_formed(f, digits),
+			"div_fixed(%llu, %llu, %u, %s) = exact %s",
+			num, den, digits, mode(round), w))
+		ktap_diag("got whole=%llu frac=%u (%s)", f.whole, f.frac,
+			  fmt_fixed(g, f.whole, f.frac, digits));
 }
 
 static void test_exact_small(void)
@@ -189,12 +155,12 @@ static void test_exact_small(void)
 	expect_fixed(1, 1000000000, 8, false, 0, 0);
 	expect_fixed(549225541, 1000000000, 9, false, 0, 549225541);
 
-	CHECK(time_bench_cycles_per_elem(&rec) == 19,
-	      "cycles_per_elem(1977272238 cycles / 100000000) = 19");
+	KTAP_CHECK(time_bench_cycles_per_elem(&rec) == 19,
+		   "cycles_per_elem(1977272238 cycles / 100000000) = 19");
 	f = time_bench_ns_per_elem(&rec);
-	if (!CHECK(f.whole == 5 && f.frac == 492,
-		   "ns_per_elem(549225541 ns / 100000000) = 5.492"))
-		diag("got %llu.%03u", f.whole, f.frac);
+	if (!KTAP_CHECK(f.whole == 5 && f.frac == 492,
+			"ns_per_elem(549225541 ns / 100000000) = 5.492"))
+		ktap_diag("got %llu.%03u", f.whole, f.frac);
 }
 
 static void test_rounding(void)
@@ -245,11 +211,11 @@ static void test_zero_den(void)
 		expect_fixed(nums[i], 0, 3, true, 0, 0);
 		expect_fixed(nums[i], 0, 9, true, 0, 0);
 	}
-	CHECK(time_bench_cycles_per_elem(&rec) == 0,
-	      "cycles_per_elem of a record with no invocations = 0");
+	KTAP_CHECK(time_bench_cycles_per_elem(&rec) == 0,
+		   "cycles_per_elem of a record with no invocations = 0");
 	f = time_bench_ns_per_elem(&rec);
-	CHECK(f.whole == 0 && f.frac == 0,
-	      "ns_per_elem of a record with no invocations = 0.000");
+	KTAP_CHECK(f.whole == 0 && f.frac == 0,
+		   "ns_per_elem of a record with no invocations = 0.000");
 }
 
 static void test_extremes(void)
@@ -303,28 +269,28 @@ static void test_u32_max_loops(void)
 
 	/* U64_MAX = (2^32 - 1) * (2^32 + 1) */
 	rec.cycles = U64_MAX;
-	CHECK(time_bench_cycles_per_elem(&rec) == 4294967297ULL,
-	      "cycles_per_elem(U64_MAX / 4294967295) = 4294967297");
+	KTAP_CHECK(time_bench_cycles_per_elem(&rec) == 4294967297ULL,
+		   "cycles_per_elem(U64_MAX / 4294967295) = 4294967297");
 	expect_fixed(U64_MAX, U32_MAX, 9, true, 4294967297ULL, 0);
 
 	rec.cycles = U64_MAX - 1;
-	CHECK(time_bench_cycles_per_elem(&rec) == 4294967296ULL,
-	      "cycles_per_elem((U64_MAX - 1) / 4294967295) = 4294967296");
+	KTAP_CHECK(time_bench_cycles_per_elem(&rec) == 4294967296ULL,
+		   "cycles_per_elem((U64_MAX - 1) / 4294967295) = 4294967296");
 	expect_fixed(U64_MAX - 1, U32_MAX, 3, false, 4294967296ULL, 999);
 	expect_fixed(U64_MAX - 1, U32_MAX, 9, false, 4294967296ULL, 999999999);
 	expect_fixed(U64_MAX - 1, U32_MAX, 9, true, 4294967297ULL, 0);
 
 	rec.cycles = 20ULL * U32_MAX - 1;
-	CHECK(time_bench_cycles_per_elem(&rec) == 19,
-	      "cycles_per_elem((20 * 4294967295 - 1) / 4294967295) = 19");
+	KTAP_CHECK(time_bench_cycles_per_elem(&rec) == 19,
+		   "cycles_per_elem((20 * 4294967295 - 1) / 4294967295) = 19");
 	expect_fixed(20ULL * U32_MAX - 1, U32_MAX, 3, false, 19, 999);
 	expect_fixed(20ULL * U32_MAX - 1, U32_MAX, 3, true, 20, 0);
 
 	rec.ns = 5492ULL * U32_MAX + U32_MAX / 2;
 	f = time_bench_ns_per_elem(&rec);
-	if (!CHECK(f.whole == 5492 && f.frac == 499,
-		   "ns_per_elem((5492.5 * 4294967295 - 0.5) / 4294967295) = 5492.499"))
-		diag("got %llu.%03u", f.whole, f.frac);
+	if (!KTAP_CHECK(f.whole == 5492 && f.frac == 499,
+			"ns_per_elem((5492.5 * 4294967295 - 0.5) / 4294967295) = 5492.499"))
+		ktap_diag("got %llu.%03u", f.whole, f.frac);
 	expect_fixed(rec.ns, U32_MAX, 3, true, 5492, 500);
 
 	expect_fixed(1977272238ULL * 43, U32_MAX, 3, false, 19, 795);
@@ -343,21 +309,21 @@ static void rnd_case(u64 *num, u64 *den, unsigned int digits, u64 den_max)
 	while (d_val > den_max);
 	*den = d_val;
 
-	switch (rnd() % 8) {
+	switch (ktap_rand() % 8) {
 	case 0:	/* just below a whole number */
 		if (!*den)
 			*den = 1;
 		q = rnd_mag() % (U64_MAX / *den);
-		*num = q * *den + (*den - 1 - rnd() % 4 % *den);
+		*num = q * *den + (*den - 1 - ktap_rand() % 4 % *den);
 		break;
 	case 1:	/* an exact tie one digit past the last kept one */
-		s = 1 + rnd() % 1000;
+		s = 1 + ktap_rand() % 1000;
 		*den = pow10_u64(d + 1) * s;
 		q = rnd_mag() % ((U64_MAX / s - 5) / 10 + 1);
 		*num = (q * 10 + 5) * s;
 		break;
 	case 2:
-		*num = U64_MAX - rnd() % 1000;
+		*num = U64_MAX - ktap_rand() % 1000;
 		break;
 	default:
 		*num = rnd_mag();
@@ -376,10 +342,10 @@ static void check_div_fixed(u64 num, u64 den, unsigned int digits,
 	if (got_scaled(f, digits) == want && fixed_well_formed(f, digits))
 		return;
 	if ((*bad)++ < DIAG_MAX)
-		diag("div_fixed(%llu, %llu, %u, %s): want %s got %s (frac %u)",
-		     num, den, digits, mode(round),
-		     fmt_scaled(w, want, digits),
-		     fmt_fixed(g, f.whole, f.frac, digits), f.frac);
+		ktap_diag("div_fixed(%llu, %llu, %u, %s): want %s got %s (frac %u)",
+			  num, den, digits, mode(round),
+			  fmt_scaled(w, want, digits),
+			  fmt_fixed(g, f.whole, f.frac, digits), f.frac);
 }
 
 static void test_random_exact(bool round, unsigned int cases)
@@ -387,14 +353,14 @@ static void test_random_exact(bool round, unsigned int cases)
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < cases; i++) {
-		unsigned int digits = rnd() % 12;
+		unsigned int digits = ktap_rand() % 12;
 		u64 num, den;
 
 		rnd_case(&num, &den, digits, BIG_DEN);
 		check_div_fixed(num, den, digits, round, &bad);
 	}
-	CHECK(!bad, "%u random div_fixed(%s), den <= U64_MAX / 10, exact (%u wrong)",
-	      cases, mode(round), bad);
+	KTAP_CHECK(!bad, "%u random div_fixed(%s), den <= U64_MAX / 10, exact (%u wrong)",
+		   cases, mode(round), bad);
 }
 
 static void test_random_big_den(unsigned int cases)
@@ -402,19 +368,19 @@ static void test_random_big_den(unsigned int cases)
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < cases; i++) {
-		unsigned int digits = rnd() % 12;
-		bool round = rnd() & 1;
+		unsigned int digits = ktap_rand() % 12;
+		bool round = ktap_rand() & 1;
 		u64 num, den;
 
-		den = BIG_DEN + 1 + rnd() % (U64_MAX - BIG_DEN);
-		if (rnd() & 1)
-			den = U64_MAX - rnd() % 1000;
-		switch (rnd() % 3) {
+		den = BIG_DEN + 1 + ktap_rand() % (U64_MAX - BIG_DEN);
+		if (ktap_rand() & 1)
+			den = U64_MAX - ktap_rand() % 1000;
+		switch (ktap_rand() % 3) {
 		case 0:
-			num = den - rnd() % 1000;
+			num = den - ktap_rand() % 1000;
 			break;
 		case 1:
-			num = U64_MAX - rnd() % 1000;
+			num = U64_MAX - ktap_rand() % 1000;
 			break;
 		default:
 			num = rnd_mag();
@@ -422,8 +388,8 @@ static void test_random_big_den(unsigned int cases)
 		}
 		check_div_fixed(num, den, digits, round, &bad);
 	}
-	CHECK(!bad, "%u random div_fixed, den > U64_MAX / 10, exact (%u wrong)",
-	      cases, bad);
+	KTAP_CHECK(!bad, "%u random div_fixed, den > U64_MAX / 10, exact (%u wrong)",
+		   cases, bad);
 }
 
 static void test_random_per_elem(unsigned int cases)
@@ -440,25 +406,25 @@ static void test_random_per_elem(unsigned int cases)
 		do
 			rec.invocations = rnd_mag();
 		while (rec.invocations > BIG_DEN);
-		if (rnd() & 1)
-			rec.invocations = rnd() % ((u64)U32_MAX + 1);
+		if (ktap_rand() & 1)
+			rec.invocations = ktap_rand() % ((u64)U32_MAX + 1);
 
 		if (time_bench_cycles_per_elem(&rec) !=
 		    (rec.invocations ? rec.cycles / rec.invocations : 0) &&
 		    bad_cyc++ < DIAG_MAX)
-			diag("cycles_per_elem(%llu / %llu) wrong", rec.cycles,
-			     rec.invocations);
+			ktap_diag("cycles_per_elem(%llu / %llu) wrong", rec.cycles,
+				  rec.invocations);
 		f = time_bench_ns_per_elem(&rec);
 		ns_ok = got_scaled(f, 3) == ref_scaled(rec.ns, rec.invocations,
 						       3, false) &&
 			fixed_well_formed(f, 3);
 		if (!ns_ok && bad_ns++ < DIAG_MAX)
-			diag("ns_per_elem(%llu / %llu) wrong: %llu.%03u",
-			     rec.ns, rec.invocations, f.whole, f.frac);
+			ktap_diag("ns_per_elem(%llu / %llu) wrong: %llu.%03u",
+				  rec.ns, rec.invocations, f.whole, f.frac);
 	}
-	CHECK(!bad_cyc, "%u random cycles_per_elem exact (%u wrong)", cases,
-	      bad_cyc);
-	CHECK(!bad_ns, "%u random ns_per_elem exact (%u wrong)", cases, bad_ns);
+	KTAP_CHECK(!bad_cyc, "%u random cycles_per_elem exact (%u wrong)", cases,
+		   bad_cyc);
+	KTAP_CHECK(!bad_ns, "%u random ns_per_elem exact (%u wrong)", cases, bad_ns);
 }
 
 static u64 ref_diff(u64 start, u64 stop)
@@ -476,9 +442,9 @@ static void test_account(void)
 	bool ok = true;
 
 	time_bench_account(&rec, &start, &stop, 100);
-	CHECK(rec.invocations == 100 && rec.cycles == 2500 && rec.ns == 1000 &&
-	      rec.chunks == 1 && rec.step == 7,
-	      "account: first chunk sets sums, chunks = 1, step untouched");
+	KTAP_CHECK(rec.invocations == 100 && rec.cycles == 2500 && rec.ns == 1000 &&
+		   rec.chunks == 1 && rec.step == 7,
+		   "account: first chunk sets sums, chunks = 1, step untouched");
 
 	/* both counters wrap between the two stamps */
 	start.cycles = U64_MAX - 9;
@@ -486,32 +452,32 @@ static void test_account(void)
 	start.ns = U64_MAX - 1;
 	stop.ns = 3;
 	time_bench_account(&rec, &start, &stop, U32_MAX);
-	CHECK(rec.cycles == 2500 + 15,
-	      "account: cycles U64_MAX-9 -> 5 adds 15 (modular difference)");
-	CHECK(rec.ns == 1000 + 5,
-	      "account: ns U64_MAX-1 -> 3 adds 5 (modular difference)");
-	CHECK(rec.invocations == 100ULL + U32_MAX && rec.chunks == 2,
-	      "account: invocations 100 + 4294967295, chunks = 2");
+	KTAP_CHECK(rec.cycles == 2500 + 15,
+		   "account: cycles U64_MAX-9 -> 5 adds 15 (modular difference)");
+	KTAP_CHECK(rec.ns == 1000 + 5,
+		   "account: ns U64_MAX-1 -> 3 adds 5 (modular difference)");
+	KTAP_CHECK(rec.invocations == 100ULL + U32_MAX && rec.chunks == 2,
+		   "account: invocations 100 + 4294967295, chunks = 2");
 
 	/* an empty chunk still counts */
 	start = stop;
 	time_bench_account(&rec, &start, &stop, 0);
-	CHECK(rec.invocations == 100ULL + U32_MAX && rec.cycles == 2515 &&
-	      rec.ns == 1005 && rec.chunks == 3,
-	      "account: empty chunk adds nothing but a chunk");
+	KTAP_CHECK(rec.invocations == 100ULL + U32_MAX && rec.cycles == 2515 &&
+		   rec.ns == 1005 && rec.chunks == 3,
+		   "account: empty chunk adds nothing but a chunk");
 
 	/* many random chunks, a fifth of them wrapping */
 	rec = (struct time_bench_record){ 0 };
 	for (i = 0; i < 100000; i++) {
-		u64 n = rnd() % 100000000;
+		u64 n = ktap_rand() % 100000000;
 
-		start.cycles = rnd();
-		start.ns = rnd();
-		stop.cycles = start.cycles + rnd() % 1000000000;
-		stop.ns = start.ns + rnd() % 1000000000;
-		if (rnd() % 5 == 0) {
-			start.cycles = U64_MAX - rnd() % 1000;
-			stop.cycles = rnd() % 1000;
+		start.cycles = ktap_rand();
+		start.ns = ktap_rand();
+		stop.cycles = start.cycles + ktap_rand() % 1000000000;
+		stop.ns = start.ns + ktap_rand() % 1000000000;
+		if (ktap_rand() % 5 == 0) {
+			start.cycles = U64_MAX - ktap_rand() % 1000;
+			stop.cycles = ktap_rand() % 1000;
 		}
 		time_bench_account(&rec, &start, &stop, n);
 		inv += n;
@@ -520,13 +486,13 @@ static void test_account(void)
 		if (rec.invocations != inv || rec.cycles != cyc ||
 		    rec.ns != ns || rec.chunks != i + 1) {
 			ok = false;
-			diag("chunk %u: got %llu/%llu/%llu/%u want %llu/%llu/%llu/%u",
-			     i, rec.invocations, rec.cycles, rec.ns, rec.chunks,
-			     inv, cyc, ns, i + 1);
+			ktap_diag("chunk %u: got %llu/%llu/%llu/%u want %llu/%llu/%llu/%u",
+				  i, rec.invocations, rec.cycles, rec.ns, rec.chunks,
+				  inv, cyc, ns, i + 1);
 			break;
 		}
 	}
-	CHECK(ok, "account: 100000 random chunks sum exactly");
+	KTAP_CHECK(ok, "account: 100000 random chunks sum exactly");
 }
 
 /* The documented contract of time_bench_next_chunk(), computed exactly. */
@@ -552,9 +518,9 @@ static void expect_next(u64 loops, u64 ns, u64 target_ns, u64 remaining,
 {
 	u64 got = time_bench_next_chunk(loops, ns, target_ns, remaining);
 
-	if (!CHECK(got == want, "next_chunk(%llu, %llu, %llu, %llu) = %llu: %s",
-		   loops, ns, target_ns, remaining, want, what))
-		diag("got %llu", got);
+	if (!KTAP_CHECK(got == want, "next_chunk(%llu, %llu, %llu, %llu) = %llu: %s",
+			loops, ns, target_ns, remaining, want, what))
+		ktap_diag("got %llu", got);
 }
 
 static void test_next_chunk(void)
@@ -609,11 +575,11 @@ static void test_random_next_chunk(unsigned int cases)
 
 		if (!target)
 			target = 1;
-		if (rnd() & 1) {
-			target = 1 + rnd() % 100000000;
-			loops = rnd() % 100000000;
-			ns = rnd() % 1000000000;
-			remaining = rnd() & 1 ? U64_MAX : 1 + rnd() % 100000000;
+		if (ktap_rand() & 1) {
+			target = 1 + ktap_rand() % 100000000;
+			loops = ktap_rand() % 100000000;
+			ns = ktap_rand() % 1000000000;
+			remaining = ktap_rand() & 1 ? U64_MAX : 1 + ktap_rand() % 100000000;
 		}
 		l1 = loops ? loops : 1;
 		got = time_bench_next_chunk(loops, ns, target, remaining);
@@ -623,8 +589,8 @@ static void test_random_next_chunk(unsigned int cases)
 		if (!got || got > remaining ||
 		    (unsigned __int128)got > (unsigned __int128)l1 * 16) {
 			if (bad_bounds++ < DIAG_MAX)
-				diag("next_chunk(%llu, %llu, %llu, %llu) = %llu out of bounds",
-				     loops, ns, target, remaining, got);
+				ktap_diag("next_chunk(%llu, %llu, %llu, %llu) = %llu out of bounds",
+					  loops, ns, target, remaining, got);
 		}
 		if (overflow) {
 			overflows++;
@@ -632,15 +598,16 @@ static void test_random_next_chunk(unsigned int cases)
 			continue;
 		}
 		if (got != want && bad++ < DIAG_MAX)
-			diag("next_chunk(%llu, %llu, %llu, %llu): want %llu got %llu",
-			     loops, ns, target, remaining, want, got);
+			ktap_diag("next_chunk(%llu, %llu, %llu, %llu): want %llu got %llu",
+				  loops, ns, target, remaining, want, got);
 	}
-	CHECK(!bad_bounds, "%u random next_chunk within 1..min(remaining, 16 * loops) (%u wrong)",
-	      cases, bad_bounds);
-	CHECK(!bad, "%u random next_chunk without product overflow exact (%u wrong)",
-	      cases - overflows, bad);
-	diag("%u of %u cases with loops * target_ns > U64_MAX differ from the exact contract",
-	     deviate, overflows);
+	KTAP_CHECK(!bad_bounds,
+		   "%u random next_chunk within 1..min(remaining, 16 * loops) (%u wrong)",
+		   cases, bad_bounds);
+	KTAP_CHECK(!bad, "%u random next_chunk without product overflow exact (%u wrong)",
+		   cases - overflows, bad);
+	ktap_diag("%u of %u cases with loops * target_ns > U64_MAX differ from the exact contract",
+		  deviate, overflows);
 }
 
 /* Largest r with r * r <= @x, by bisection on 128-bit squares. */
@@ -671,8 +638,8 @@ static void expect_isqrt(u64 x, u64 want)
 {
 	u64 got = time_bench_isqrt(x);
 
-	if (!CHECK(got == want, "isqrt(%llu) = %llu", x, want))
-		diag("got %llu", got);
+	if (!KTAP_CHECK(got == want, "isqrt(%llu) = %llu", x, want))
+		ktap_diag("got %llu", got);
 }
 
 static void test_isqrt(void)
@@ -711,10 +678,10 @@ static void test_isqrt(void)
 		u64 at = time_bench_isqrt(k * k);
 		u64 top = time_bench_isqrt(k * k + 2 * k);
 
-		if (!CHECK(below == k - 1 && at == k && top == k,
-			   "isqrt(k^2 - 1, k^2, k^2 + 2k) = k - 1, k, k for k = %llu",
-			   k))
-			diag("got %llu, %llu, %llu", below, at, top);
+		if (!KTAP_CHECK(below == k - 1 && at == k && top == k,
+				"isqrt(k^2 - 1, k^2, k^2 + 2k) = k - 1, k, k for k = %llu",
+				k))
+			ktap_diag("got %llu, %llu, %llu", below, at, top);
 	}
 }
 
@@ -726,7 +693,7 @@ static void test_random_isqrt(unsigned int cases)
 		u64 k = rnd_mag() >> 32;	/* a root: below 2^32 */
 		u64 x, r;
 
-		switch (rnd() % 4) {
+		switch (ktap_rand() % 4) {
 		case 0:
 			x = k * k;
 			break;
@@ -742,19 +709,19 @@ static void test_random_isqrt(unsigned int cases)
 		}
 		r = time_bench_isqrt(x);
 		if (!isqrt_ok(x, r) && bad++ < DIAG_MAX)
-			diag("isqrt(%llu) = %llu, want %llu", x, r, ref_isqrt(x));
+			ktap_diag("isqrt(%llu) = %llu, want %llu", x, r, ref_isqrt(x));
 	}
-	CHECK(!bad, "%u random isqrt: r * r <= x < (r + 1)^2 (%u wrong)",
-	      cases, bad);
+	KTAP_CHECK(!bad, "%u random isqrt: r * r <= x < (r + 1)^2 (%u wrong)",
+		   cases, bad);
 }
 
 static void expect_milli(u64 total, u64 invocations, u64 want)
 {
 	u64 got = time_bench_milli_per_elem(total, invocations);
 
-	if (!CHECK(got == want, "milli_per_elem(%llu, %llu) = %llu",
-		   total, invocations, want))
-		diag("got %llu", got);
+	if (!KTAP_CHECK(got == want, "milli_per_elem(%llu, %llu) = %llu",
+			total, invocations, want))
+		ktap_diag("got %llu", got);
 }
 
 static void test_milli_per_elem(void)
@@ -791,8 +758,8 @@ static void test_milli_per_elem(void)
 	expect_milli(1, U64_MAX, 0);
 
 	/* outside the u64 range of the result: not part of the contract */
-	diag("milli_per_elem(U64_MAX, 1) = %llu (1000 * U64_MAX does not fit in u64)",
-	     time_bench_milli_per_elem(U64_MAX, 1));
+	ktap_diag("milli_per_elem(U64_MAX, 1) = %llu (1000 * U64_MAX does not fit in u64)",
+		  time_bench_milli_per_elem(U64_MAX, 1));
 }
 
 static void test_random_milli_per_elem(unsigned int cases)
@@ -803,14 +770,14 @@ static void test_random_milli_per_elem(unsigned int cases)
 		u64 total = rnd_mag(), inv = rnd_mag(), s, got;
 		unsigned __int128 want;
 
-		switch (rnd() % 4) {
+		switch (ktap_rand() % 4) {
 		case 0:	/* realistic: loop counts up to 10^9 */
-			inv = 1 + rnd() % 1000000000;
+			inv = 1 + ktap_rand() % 1000000000;
 			break;
 		case 1:	/* an exact tie: total / inv = (2m + 1) / 2000 */
-			s = 1 + rnd() % 1000;
+			s = 1 + ktap_rand() % 1000;
 			inv = 2000 * s;
-			total = (2 * (rnd() % (1ULL << 40)) + 1) * s;
+			total = (2 * (ktap_rand() % (1ULL << 40)) + 1) * s;
 			break;
 		default:
 			break;
@@ -822,11 +789,12 @@ static void test_random_milli_per_elem(unsigned int cases)
 		}
 		got = time_bench_milli_per_elem(total, inv);
 		if (got != want && bad++ < DIAG_MAX)
-			diag("milli_per_elem(%llu, %llu): want %llu got %llu",
-			     total, inv, (u64)want, got);
+			ktap_diag("milli_per_elem(%llu, %llu): want %llu got %llu",
+				  total, inv, (u64)want, got);
 	}
-	CHECK(!bad, "%u random milli_per_elem exact, half up (%u wrong, %u beyond u64 skipped)",
-	      cases - wide, bad, wide);
+	KTAP_CHECK(!bad,
+		   "%u random milli_per_elem exact, half up (%u wrong, %u beyond u64 skipped)",
+		   cases - wide, bad, wide);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -917,14 +885,14 @@ static void expect_summary(const char *what, const u64 *vals, u32 n,
 	memcpy(sorted, vals, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_u64);
 	got = time_bench_summarize(buf, n);
-	if (!CHECK(same_but_stddev(&got, &want) && got.stddev == want.stddev,
-		   "summarize(%s) = %s", what, fmt_summary(w, &want)))
-		diag("got %s", fmt_summary(g, &got));
+	if (!KTAP_CHECK(same_but_stddev(&got, &want) && got.stddev == want.stddev,
+			"summarize(%s) = %s", what, fmt_summary(w, &want)))
+		ktap_diag("got %s", fmt_summary(g, &got));
 	for (i = 0; i < n && buf[i] == sorted[i]; i++)
 		;
-	if (!CHECK(i == n, "summarize(%s) sorts the %u values in place",
-		   what, n))
-		diag("vals[%u] = %llu, want %llu", i, buf[i], sorted[i]);
+	if (!KTAP_CHECK(i == n, "summarize(%s) sorts the %u values in place",
+			what, n))
+		ktap_diag("vals[%u] = %llu, want %llu", i, buf[i], sorted[i]);
 }
 
 static void test_summarize_small(void)
@@ -994,10 +962,10 @@ static void test_summarize_small(void)
 	unsigned int i;
 
 	s = time_bench_summarize(vals, 0);
-	CHECK(!s.min && !s.median && !s.mean && !s.stddev && !s.max,
-	      "summarize of 0 values is all zero");
-	CHECK(vals[0] == 5 && vals[1] == 3 && vals[2] == 1,
-	      "summarize of 0 values leaves the array alone");
+	KTAP_CHECK(!s.min && !s.median && !s.mean && !s.stddev && !s.max,
+		   "summarize of 0 values is all zero");
+	KTAP_CHECK(vals[0] == 5 && vals[1] == 3 && vals[2] == 1,
+		   "summarize of 0 values leaves the array alone");
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		expect_summary(cases[i].what, cases[i].vals, cases[i].n,
@@ -1090,16 +1058,16 @@ static void rnd_values(u64 *vals, u32 n, u64 limit)
 	u64 base, spread;
 	u32 i;
 
-	switch (rnd() % 5) {
+	switch (ktap_rand() % 5) {
 	case 0:	/* narrow: many duplicates */
-		spread = 1 + rnd() % 16;
-		base = rnd() % (limit - spread);
+		spread = 1 + ktap_rand() % 16;
+		base = ktap_rand() % (limit - spread);
 		for (i = 0; i < n; i++)
-			vals[i] = base + rnd() % spread;
+			vals[i] = base + ktap_rand() % spread;
 		return;
 	case 1:	/* the extremes and a few in between */
 		for (i = 0; i < n; i++) {
-			switch (rnd() % 3) {
+			switch (ktap_rand() % 3) {
 			case 0:
 				vals[i] = 0;
 				break;
@@ -1107,20 +1075,20 @@ static void rnd_values(u64 *vals, u32 n, u64 limit)
 				vals[i] = limit - 1;
 				break;
 			default:
-				vals[i] = rnd() % limit;
+				vals[i] = ktap_rand() % limit;
 				break;
 			}
 		}
 		return;
 	default:
 		for (i = 0; i < n; i++)
-			vals[i] = rnd() % limit;
+			vals[i] = ktap_rand() % limit;
 		break;
 	}
 	/* already sorted, or sorted the wrong way */
-	if (rnd() % 3 == 0) {
+	if (ktap_rand() % 3 == 0) {
 		qsort(vals, n, sizeof(*vals), cmp_u64);
-	} else if (rnd() % 2 == 0) {
+	} else if (ktap_rand() % 2 == 0) {
 		qsort(vals, n, sizeof(*vals), cmp_u64);
 		for (i = 0; i < n / 2; i++) {
 			u64 t = vals[i];
@@ -1134,9 +1102,9 @@ static void rnd_values(u64 *vals, u32 n, u64 limit)
 /* 1..TIME_BENCH_MAX_REPS, half of the time at most 10 */
 static u32 rnd_reps(void)
 {
-	if (rnd() & 1)
-		return 1 + rnd() % 10;
-	return 1 + rnd() % TIME_BENCH_MAX_REPS;
+	if (ktap_rand() & 1)
+		return 1 + ktap_rand() % 10;
+	return 1 + ktap_rand() % TIME_BENCH_MAX_REPS;
 }
 
 /* Spreads below 2^26 are never scaled: the summary is exact. */
@@ -1157,20 +1125,22 @@ static void test_random_summarize(unsigned int sets)
 		want = ref_summarize(orig, n, sorted);
 		if (memcmp(vals, sorted, n * sizeof(*vals)) &&
 		    bad_sort++ < DIAG_MAX)
-			diag("set %u, n = %u: not sorted", i, n);
+			ktap_diag("set %u, n = %u: not sorted", i, n);
 		if (!same_but_stddev(&got, &want) && bad++ < DIAG_MAX)
-			diag("set %u, n = %u: want %s, got %s", i, n,
-			     fmt_summary(w, &want), fmt_summary(g, &got));
+			ktap_diag("set %u, n = %u: want %s, got %s", i, n,
+				  fmt_summary(w, &want), fmt_summary(g, &got));
 		if (got.stddev != want.stddev && bad_sd++ < DIAG_MAX)
-			diag("set %u, n = %u: stddev want %llu got %llu",
-			     i, n, want.stddev, got.stddev);
+			ktap_diag("set %u, n = %u: stddev want %llu got %llu",
+				  i, n, want.stddev, got.stddev);
 	}
-	CHECK(!bad_sort, "%u random summarize (n 1..1000, values < 2^26) sort in place (%u wrong)",
-	      sets, bad_sort);
-	CHECK(!bad, "%u random summarize (values < 2^26): min, median, mean, max exact (%u wrong)",
-	      sets, bad);
-	CHECK(!bad_sd, "%u random summarize (values < 2^26): stddev exact (%u wrong)",
-	      sets, bad_sd);
+	KTAP_CHECK(!bad_sort,
+		   "%u random summarize (n 1..1000, values < 2^26) sort in place (%u wrong)",
+		   sets, bad_sort);
+	KTAP_CHECK(!bad,
+		   "%u random summarize (values < 2^26): min, median, mean, max exact (%u wrong)",
+		   sets, bad);
+	KTAP_CHECK(!bad_sd, "%u random summarize (values < 2^26): stddev exact (%u wrong)",
+		   sets, bad_sd);
 }
 
 /*
@@ -1205,16 +1175,16 @@ static void test_random_summarize_scaled(unsigned int sets)
 
 	for (i = 0; i < sets; i++) {
 		struct time_bench_summary got, want;
-		u32 n = 2 + rnd() % (TIME_BENCH_MAX_REPS - 1), j;
-		u64 base = (1ULL << 39) + rnd() % (1ULL << 40);
-		u64 spread = 1ULL << (1 + rnd() % 39);
+		u32 n = 2 + ktap_rand() % (TIME_BENCH_MAX_REPS - 1), j;
+		u64 base = (1ULL << 39) + ktap_rand() % (1ULL << 40);
+		u64 spread = 1ULL << (1 + ktap_rand() % 39);
 		unsigned int shift;
 		u64 err, q;
 
-		if (rnd() & 1)
-			n = 2 + rnd() % 9;
+		if (ktap_rand() & 1)
+			n = 2 + ktap_rand() % 9;
 		for (j = 0; j < n; j++)
-			orig[j] = base + rnd() % spread;
+			orig[j] = base + ktap_rand() % spread;
 		memcpy(vals, orig, n * sizeof(*vals));
 		got = time_bench_summarize(vals, n);
 		want = ref_summarize(orig, n, sorted);
@@ -1230,26 +1200,29 @@ static void test_random_summarize_scaled(unsigned int sets)
 		}
 		if (memcmp(vals, sorted, n * sizeof(*vals)) &&
 		    bad_sort++ < DIAG_MAX)
-			diag("set %u, n = %u: not sorted", i, n);
+			ktap_diag("set %u, n = %u: not sorted", i, n);
 		if (!same_but_stddev(&got, &want) && bad++ < DIAG_MAX)
-			diag("set %u, n = %u: want %s, got %s", i, n,
-			     fmt_summary(w, &want), fmt_summary(g, &got));
+			ktap_diag("set %u, n = %u: want %s, got %s", i, n,
+				  fmt_summary(w, &want), fmt_summary(g, &got));
 		if (err >= 3 * q && bad_sd++ < DIAG_MAX)
-			diag("set %u, n = %u, shift %u: stddev %llu, unscaled %llu",
-			     i, n, shift, got.stddev, want.stddev);
+			ktap_diag("set %u, n = %u, shift %u: stddev %llu, unscaled %llu",
+				  i, n, shift, got.stddev, want.stddev);
 	}
-	CHECK(!bad_sort, "%u random summarize (around 2^40) sort in place (%u wrong)",
-	      sets, bad_sort);
-	CHECK(!bad, "%u random summarize (around 2^40): min, median, mean, max exact (%u wrong)",
-	      sets, bad);
-	CHECK(!bad_sd, "%u random summarize (around 2^40): stddev within 3 * 2^shift (%u wrong)",
-	      sets, bad_sd);
-	diag("largest error %.3f * 2^shift; %u sets off by 2^shift or more, %u of them with n > 10",
-	     worst, over_q, over_q_big_n);
+	KTAP_CHECK(!bad_sort, "%u random summarize (around 2^40) sort in place (%u wrong)",
+		   sets, bad_sort);
+	KTAP_CHECK(!bad,
+		   "%u random summarize (around 2^40): min, median, mean, max exact (%u wrong)",
+		   sets, bad);
+	KTAP_CHECK(!bad_sd,
+		   "%u random summarize (around 2^40): stddev within 3 * 2^shift (%u wrong)",
+		   sets, bad_sd);
+	ktap_diag("largest error %.3f * 2^shift; %u sets off by 2^shift or more, %u with n > 10",
+		  worst, over_q, over_q_big_n);
 }
 
 int main(void)
 {
+	ktap_rand_seed(RAND_SEED);
 	test_exact_small();
 	test_rounding();
 	test_digits_clamp();
@@ -1274,6 +1247,5 @@ int main(void)
 	test_random_summarize(3000);
 	test_random_summarize_scaled(1000);
 
-	printf("%u passed, %u failed\n", checks_passed, checks_failed);
-	return checks_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ktap_finish();
 }

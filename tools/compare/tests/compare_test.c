@@ -1,72 +1,85 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the statistics in bench_compare.c, which is included
- * whole, its main renamed bench_compare_main.
+ * Unit tests of bench-compare's library: the statistics of stats.c, the
+ * rows of compare.c and the number handling of util.c, linked with the
+ * same objects as the program (all but main.o).
  *
- * Every check prints "ok N - what" or "not ok N - what"; lines starting
- * with "#" are diagnostics. The last line is "P passed, F failed" and
- * the exit status is non-zero if any check failed.
+ * The output is KTAP (tests/include/ktap_test.h). The randomized checks
+ * draw from splitmix64 with fixed seeds, so every run sees the same
+ * cases: their tolerances are chosen so that the checks would pass for
+ * nearly every seed, and with these seeds they always do.
  */
-#define BENCH_COMPARE_NO_MAIN
-#include "../bench_compare.c"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#define TOL		ldexp(1.0, -40)	/* for values computed exactly */
+#include "bench_compare.h"
+#include "ktap_test.h"
 
-static unsigned int checks_passed, checks_failed;
-
-static bool check(bool ok, const char *fmt, ...) __printf(2, 3);
-
-/* "ok N - what" if @ok, else "not ok N - what"; yields @ok */
-static bool check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok)
-		checks_passed++;
-	else
-		checks_failed++;
-	printf("%s %u - ", ok ? "ok" : "not ok",
-	       checks_passed + checks_failed);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return ok;
-}
+#define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
+#define EPS		(1 / 1e12)	/* for values computed exactly */
+#define MAX_BRUTE_N	12	/* pooled values for the brute-force p */
 
 static bool near(double got, double want, double tol)
 {
-	if (fabs(got - want) <= tol)
+	if (fabs(got - want) <= tol || (isnan(got) && isnan(want)))
 		return true;
-	printf("#   got %.15g, want %.15g (tolerance %g)\n", got, want, tol);
+	ktap_diag("got %.15g, want %.15g (tolerance %g)", got, want, tol);
 	return false;
 }
 
-/* splitmix64 with a fixed seed, so every run tests the same cases */
-static unsigned long long rng_state = 0x62656e63685f636dULL;
-
-static unsigned long long rnd(void)
+/* Uniform in [0, 1) from the 53 high bits. */
+static double rand_unit(ktap_u64 *state)
 {
-	unsigned long long z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return (double)(ktap_rand_u64(state) >> 11) / 9007199254740992.0;	/* 2^53 */
 }
 
-static void test_median(void)
+/*
+ * About standard normal: the sum of 12 uniforms less 6 (Irwin-Hall),
+ * mean 0, variance 1, continuous (no ties).
+ */
+static double rand_normalish(ktap_u64 *state)
 {
-	static const double odd[] = { 3, 1, 2 };
-	static const double even[] = { 4, 1, 3, 2 };
-	static const double one[] = { 7.5 };
-	static const double dup[] = { 5, 1, 5, 5, 9, 1 };
+	double s = -6;
+	int i;
 
-	check(near(median(odd, 3), 2, 0), "median of 3 values is the middle one");
-	check(near(median(even, 4), 2.5, 0),
-	      "median of 4 values is the mean of the middle two");
-	check(near(median(one, 1), 7.5, 0), "median of 1 value is that value");
-	check(near(median(dup, 6), 5, 0), "median with repeated values");
-	check(odd[0] == 3 && even[0] == 4, "median leaves its input unsorted");
+	for (i = 0; i < 12; i++)
+		s += rand_unit(state);
+	return s;
+}
+
+static double binom(unsigned int n, unsigned int k)
+{
+	double c = 1;
+	unsigned int i;
+
+	for (i = 1; i <= k; i++)
+		c = c * (n - k + i) / i;
+	return c;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_reduce(void)
+{
+	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 }, one[] = { 7.5 };
+	double reps[] = { 18.3, 18.1, 25.0, 18.2 };
+
+	KTAP_CHECK(near(median(odd, 3), 2, 0) && odd[0] == 3,
+		   "median of 3 values is the middle one, input unsorted");
+	KTAP_CHECK(near(median(even, 4), 2.5, 0),
+		   "median of 4 values is the mean of the middle two");
+	KTAP_CHECK(median(one, 1) == 7.5 && min_of(one, 1) == 7.5,
+		   "median and min of 1 value are that value");
+	KTAP_CHECK(isnan(median(odd, 0)) && isnan(min_of(odd, 0)),
+		   "median and min of no values are NaN");
+	KTAP_CHECK(near(reduce_load(reps, 4, LOAD_MIN), 18.1, 0),
+		   "reduce_load min: the cheapest repetition");
+	KTAP_CHECK(near(reduce_load(reps, 4, LOAD_MEDIAN), 18.25, EPS),
+		   "reduce_load median: the median repetition, outlier ignored");
+	KTAP_CHECK(reps[0] == 18.3 && reps[2] == 25.0,
+		   "reduce_load leaves the repetitions in their order");
 }
 
 static bool ranks_are(const double *v, size_t n, const double *want)
@@ -78,289 +91,575 @@ static bool ranks_are(const double *v, size_t n, const double *want)
 	midranks(v, n, rank);
 	for (i = 0; i < n; i++) {
 		if (rank[i] != want[i]) {
-			printf("#   rank[%zu] = %g, want %g\n", i, rank[i],
-			       want[i]);
+			ktap_diag("rank[%zu] = %g, want %g", i, rank[i],
+				  want[i]);
 			ok = false;
 		}
 	}
 	return ok;
 }
 
-static void test_midranks(void)
+static void test_ranks(void)
 {
 	static const double v1[] = { 10, 20, 20, 30 };
 	static const double r1[] = { 1, 2.5, 2.5, 4 };
-	static const double v2[] = { 5, 5, 5 };
-	static const double r2[] = { 2, 2, 2 };
-	static const double v3[] = { 3, 1, 2, 1 };
-	static const double r3[] = { 4, 1.5, 3, 1.5 };
-	static const double v4[] = { 0.5, 9, 7, 7, 7, 0.5, 8 };
-	static const double r4[] = { 1.5, 7, 4, 4, 4, 1.5, 6 };
-	static const double v5[] = { 4, 3, 2, 1 };
-	static const double r5[] = { 4, 3, 2, 1 };
+	static const double v2[] = { 0.5, 9, 7, 7, 7, 0.5, 8 };
+	static const double r2[] = { 1.5, 7, 4, 4, 4, 1.5, 6 };
+	static const double x[] = { 1, 2, 3 }, y[] = { 4, 5, 6 };
+	static const double tx[] = { 1, 2 }, ty[] = { 2, 3 };
 
-	check(ranks_are(v1, 4, r1), "midranks: one pair tied");
-	check(ranks_are(v2, 3, r2), "midranks: all tied");
-	check(ranks_are(v3, 4, r3), "midranks: unsorted input with a tie");
-	check(ranks_are(v4, 7, r4), "midranks: two tie groups");
-	check(ranks_are(v5, 4, r5), "midranks: no ties, descending");
+	KTAP_CHECK(ranks_are(v1, 4, r1), "midranks: one pair tied");
+	KTAP_CHECK(ranks_are(v2, 7, r2), "midranks: a pair and a triple tied");
+	KTAP_CHECK(mwu_u(x, 3, y, 3) == 0 && mwu_u(y, 3, x, 3) == 9,
+		   "mwu_u of separated samples is 0 and nx * ny");
+	KTAP_CHECK(near(mwu_u(tx, 2, ty, 2), 0.5, 0),
+		   "mwu_u counts a tied pair as one half");
 }
 
-static void test_u(void)
+/*
+ * @n1 values x against y = 1..@n2 with U (pairs x > y) = @u and no ties:
+ * x[i] lies just above c[i] of the y values, the c[i] summing to @u.
+ */
+static void samples_with_u(size_t n1, size_t n2, size_t u, double *x,
+			   double *y)
 {
-	static const double lo[] = { 1, 2, 3 }, hi[] = { 4, 5, 6 };
-	static const double x[] = { 1, 2 }, y[] = { 2, 3 };
-	static const double a[] = { 1.1, 4.2, 2.3, 8.4, 5.5 };
-	static const double b[] = { 3.6, 7.7, 6.8, 9.9 };
-	double ua, ub;
+	size_t i;
 
-	check(near(mwu_u(lo, 3, hi, 3), 0, 0), "U = 0 when x is all below y");
-	check(near(mwu_u(hi, 3, lo, 3), 9, 0),
-	      "U = nx*ny when x is all above y");
-	check(near(mwu_u(x, 2, y, 2), 0.5, 0),
-	      "U with a tie between the samples counts it as one half");
-	ua = mwu_u(a, 5, b, 4);
-	ub = mwu_u(b, 4, a, 5);
-	/* a below b: (1.1: 4) (4.2: 3) (2.3: 4) (8.4: 1) (5.5: 3) = 15 */
-	check(near(ub, 15, 0) && near(ua, 5, 0),
-	      "U counts the pairs one sample wins (by hand: 15 and 5)");
-	check(near(ua + ub, 20, 0), "U_x + U_y = nx*ny");
+	for (i = 0; i < n2; i++)
+		y[i] = (double)(i + 1);
+	for (i = 0; i < n1; i++) {
+		size_t c = u < n2 ? u : n2;
+
+		x[n1 - 1 - i] = (double)c + 0.5 - 0.01 * (double)i;
+		u -= c;
+	}
 }
 
-/* Reference p by enumerating all subsets, from the midranks. */
-static double brute_p(const double *x, size_t nx, const double *y, size_t ny)
+/* The two-sided 5% critical U of tables: the largest with p <= 0.05. */
+static const struct {
+	size_t n1, n2, u;
+} crit[] = {
+	{ 2, 8, 0 }, { 3, 5, 0 }, { 4, 4, 0 }, { 5, 5, 2 }, { 5, 8, 6 },
+	{ 6, 6, 5 }, { 6, 8, 8 }, { 7, 7, 8 }, { 8, 8, 13 }, { 10, 10, 23 },
+};
+
+static void test_critical_values(void)
 {
-	size_t n = nx + ny, i;
-	double pool[16], rank[16], obs = 0, mean, hit = 0, total = 0;
-	unsigned long m;
+	double x[20], y[20], p_at, p_above, p_sym;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(crit); i++) {
+		size_t n1 = crit[i].n1, n2 = crit[i].n2, u = crit[i].u;
+		bool ok;
+
+		samples_with_u(n1, n2, u, x, y);
+		ok = mwu_u(x, n1, y, n2) == (double)u;
+		p_at = mwu_p_exact(x, n1, y, n2);
+		p_sym = mwu_p_exact(y, n2, x, n1);
+		samples_with_u(n1, n2, u + 1, x, y);
+		ok = ok && mwu_u(x, n1, y, n2) == (double)(u + 1);
+		p_above = mwu_p_exact(x, n1, y, n2);
+		if (!KTAP_CHECK(ok && p_at <= 0.05 && p_above > 0.05 &&
+				near(p_sym, p_at, EPS),
+				"exact two-sided 5%% critical U of %zu/%zu is %zu",
+				n1, n2, u))
+			ktap_diag("p(U=%zu) = %g, p(U=%zu) = %g", u, p_at,
+				  u + 1, p_above);
+	}
+	/* 3/3: the smallest p is 2/20 = 0.1 */
+	samples_with_u(3, 3, 0, x, y);
+	KTAP_CHECK(near(mwu_p_exact(x, 3, y, 3), 0.1, EPS),
+		   "3/3 separated: p = 2/C(6,3) = 0.1, no critical U at 5%%");
+}
+
+/* The exact p by enumerating every split of the pooled values. */
+static double brute_p(const double *x, size_t nx, const double *y,
+		      size_t ny)
+{
+	double pool[MAX_BRUTE_N], rank[MAX_BRUTE_N], obs = 0, mean;
+	unsigned int mask, n = (unsigned int)(nx + ny), hit = 0, all = 0;
+	size_t i;
 
 	memcpy(pool, x, nx * sizeof(*x));
 	memcpy(pool + nx, y, ny * sizeof(*y));
 	midranks(pool, n, rank);
 	for (i = 0; i < nx; i++)
 		obs += rank[i];
-	mean = nx * (n + 1) / 2.0;
-	for (m = 0; m < 1UL << n; m++) {
-		double sum = 0;
+	mean = (double)nx * (n + 1) / 2;
+	for (mask = 0; mask < 1U << n; mask++) {
+		double s = 0;
 
-		if ((size_t)__builtin_popcountl(m) != nx)
+		if ((size_t)__builtin_popcount(mask) != nx)
 			continue;
-		for (i = 0; i < n; i++) {
-			if (m & (1UL << i))
-				sum += rank[i];
-		}
-		total++;
-		if (fabs(sum - mean) >= fabs(obs - mean) - 0.25)
-			hit++;
+		for (i = 0; i < n; i++)
+			s += mask & 1U << i ? rank[i] : 0;
+		all++;
+		hit += fabs(s - mean) >= fabs(obs - mean) - 1 / 1e9;
 	}
-	return hit / total;
+	return (double)hit / all;
 }
 
-static void test_exact(void)
+static void test_exact_p(void)
 {
-	static const double l3[] = { 1, 2, 3 }, h3[] = { 4, 5, 6 };
-	static const double l4[] = { 1, 2, 3, 4 }, h4[] = { 5, 6, 7, 8 };
-	static const double x5[] = { 1, 2, 3, 4, 5 };
-	static const double y5u0[] = { 6, 7, 8, 9, 10 };
-	static const double x5u1[] = { 1, 2, 3, 4, 6 };
-	static const double y5u1[] = { 5, 7, 8, 9, 10 };
-	static const double x5u2[] = { 1, 2, 3, 5, 6 };
-	static const double y5u2[] = { 4, 7, 8, 9, 10 };
-	static const double x5u3[] = { 1, 2, 4, 5, 6 };
-	static const double y5u3[] = { 3, 7, 8, 9, 10 };
-	static const double tx[] = { 1, 2 }, ty[] = { 2, 3 };
-	static const double same[] = { 1, 2, 3 };
-	static const double one_a[] = { 5 }, one_b[] = { 6 };
-	static const double tie_lo[] = { 1, 1, 1, 1 }, tie_hi[] = { 2, 2, 2, 2 };
-	int i, bad = 0;
+	ktap_u64 rng = 0x6d77755f65786163ULL;
+	double x[MAX_BRUTE_N], y[MAX_BRUTE_N], worst = 0;
+	unsigned int t, bad = 0, asym = 0, cases = 400;
+	static const double same[] = { 5, 5, 5, 5 };
 
-	/* no ties: p = 2 * #{U <= u} / C(n1 + n2, n1) */
-	check(near(mwu_p_exact(l3, 3, h3, 3), 0.1, TOL),
-	      "exact p, 3 vs 3 separated: 2/20 = 0.1");
-	check(near(mwu_p_exact(l4, 4, h4, 4), 2.0 / 70, TOL),
-	      "exact p, 4 vs 4 separated: 2/70");
-	check(near(mwu_p_exact(x5, 5, y5u0, 5), 2.0 / 252, TOL),
-	      "exact p, 5 vs 5, U=0: 2/252 = 0.00794");
-	check(near(mwu_p_exact(x5u1, 5, y5u1, 5), 4.0 / 252, TOL),
-	      "exact p, 5 vs 5, U=1: 2*2/252 = 0.01587");
-	check(near(mwu_p_exact(x5u2, 5, y5u2, 5), 8.0 / 252, TOL),
-	      "exact p, 5 vs 5, U=2: 2*4/252 = 0.03175 (< 0.05: U crit = 2)");
-	check(near(mwu_p_exact(x5u3, 5, y5u3, 5), 14.0 / 252, TOL),
-	      "exact p, 5 vs 5, U=3: 2*7/252 = 0.05556 (> 0.05)");
-	/* doubled midranks 2,5,5,8; sums 7,7,10,10,13,13; observed 7 */
-	check(near(mwu_p_exact(tx, 2, ty, 2), 4.0 / 6, TOL),
-	      "exact p with a tie across samples: 4/6 by hand");
-	check(near(mwu_p_exact(tie_lo, 4, tie_hi, 4), 2.0 / 70, TOL),
-	      "exact p, two tied groups separated: 2/70");
-	check(near(mwu_p_exact(same, 3, same, 3), 1, TOL),
-	      "exact p = 1 for identical samples");
-	check(near(mwu_p_exact(tie_lo, 4, tie_lo, 4), 1, TOL),
-	      "exact p = 1 when every value is the same");
-	check(near(mwu_p_exact(one_a, 1, one_b, 1), 1, TOL),
-	      "exact p = 1 for 1 vs 1");
-	check(near(mwu_p_exact(x5u2, 5, y5u2, 5),
-		   mwu_p_exact(y5u2, 5, x5u2, 5), TOL),
-	      "exact p is symmetric in the samples");
+	for (t = 0; t < cases; t++) {
+		size_t nx = 1 + ktap_rand_u64(&rng) % 6;
+		size_t ny = 1 + ktap_rand_u64(&rng) % 6, i;
+		/* few distinct values: ties in most cases */
+		unsigned int levels = 2 + ktap_rand_u64(&rng) % 6;
+		double p, want;
 
-	for (i = 0; i < 300; i++) {
-		double x[8], y[8], p, q, r;
-		size_t nx = 1 + rnd() % 7, ny = 1 + rnd() % 7, k;
-
-		/* few distinct values: many ties */
-		for (k = 0; k < nx; k++)
-			x[k] = (double)(rnd() % 6);
-		for (k = 0; k < ny; k++)
-			y[k] = (double)(rnd() % 6) + (i % 3 ? 0 : 1.5);
+		for (i = 0; i < nx; i++)
+			x[i] = (double)(ktap_rand_u64(&rng) % levels);
+		for (i = 0; i < ny; i++)
+			y[i] = (double)(ktap_rand_u64(&rng) % levels) + 0.5 *
+			       (t % 4 == 0);
 		p = mwu_p_exact(x, nx, y, ny);
-		q = mwu_p_exact(y, ny, x, nx);
-		r = brute_p(x, nx, y, ny);
-		if (fabs(p - r) > TOL || fabs(p - q) > TOL ||
-		    !(p > 0 && p <= 1)) {
-			if (bad++ < 5)
-				printf("#   case %d: p %.15g, swapped %.15g, brute force %.15g\n",
-				       i, p, q, r);
-		}
+		want = brute_p(x, nx, y, ny);
+		if (fabs(p - want) > worst)
+			worst = fabs(p - want);
+		if (fabs(p - want) > EPS && bad++ < 5)
+			ktap_diag("%zu/%zu: p %.15g, enumerated %.15g", nx, ny,
+				  p, want);
+		asym += fabs(mwu_p_exact(y, ny, x, nx) - p) > EPS;
 	}
-	check(!bad,
-	      "exact p equals brute-force enumeration and is symmetric (300 random tied cases)");
+	KTAP_CHECK(!bad,
+		   "%u random tied samples: exact p equals full enumeration of the midranks (%u wrong)",
+		   cases, bad);
+	KTAP_CHECK(!asym, "exact p is symmetric in the two samples (%u wrong)",
+		   asym);
+	KTAP_CHECK(mwu_p_exact(same, 2, same + 2, 2) == 1 &&
+		   mwu_p_normal(same, 2, same + 2, 2) == 1,
+		   "all values tied: p = 1, exact and normal");
+	KTAP_CHECK(mwu_p_exact(same, 0, same, 4) == 1 &&
+		   mwu_p(same, 4, same, 0) == 1, "an empty side: p = 1");
 }
 
-static void test_normal(void)
+static void test_exact_vs_normal(void)
 {
-	double worst = 0, worst_small = 0;
-	int i, bad = 0, small = 0;
-	static const double lo[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-	static const double hi[] = { 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
-	static const double flat[] = { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 };
-	double x[10], y[10], z;
+	ktap_u64 rng = 0x6e6f726d616c2121ULL;
+	double x[41], y[41], worst = 0, worst_tied = 0;
+	size_t u, i;
+	int t;
 
-	/* spread shifts of y, so that p covers the whole range */
-	for (i = 0; i < 400; i++) {
-		double p, q, d;
-		size_t k;
+	/* 15/15 without ties, U from 0 to 225 */
+	for (u = 0; u <= 225; u += 5) {
+		double d;
 
-		for (k = 0; k < 10; k++) {
-			x[k] = (double)(rnd() % 1000);
-			y[k] = (double)(rnd() % 1000) + (double)(i % 8) * 60;
-		}
-		p = mwu_p_exact(x, 10, y, 10);
-		q = mwu_p_normal(x, 10, y, 10);
-		d = fabs(p - q);
+		samples_with_u(15, 15, u, x, y);
+		d = fabs(mwu_p_exact(x, 15, y, 15) -
+			 mwu_p_normal(x, 15, y, 15));
 		if (d > worst)
 			worst = d;
-		if (p < 0.2) {
-			small++;
-			if (d > worst_small)
-				worst_small = d;
+	}
+	KTAP_CHECK(worst < 0.01,
+		   "15/15: normal approximation within 0.01 of the exact p (worst %.4f)",
+		   worst);
+	/* 15/15 with many ties: the tie-corrected variance */
+	for (t = 0; t < 40; t++) {
+		double d;
+
+		for (i = 0; i < 15; i++) {
+			x[i] = (double)(ktap_rand_u64(&rng) % 8);
+			y[i] = (double)(ktap_rand_u64(&rng) % 8 + t % 3);
 		}
-		if ((d > 0.02 || (p < 0.2 && d > 0.005)) && bad++ < 5)
-			printf("#   case %d: exact %.6f, normal %.6f\n", i, p, q);
+		d = fabs(mwu_p_exact(x, 15, y, 15) -
+			 mwu_p_normal(x, 15, y, 15));
+		if (d > worst_tied)
+			worst_tied = d;
 	}
-	printf("#   largest |exact - normal|: %.6f, %.6f in the %d cases with p < 0.2\n",
-	       worst, worst_small, small);
-	check(!bad && small > 50,
-	      "normal p within 0.005 of exact p when p < 0.2, 0.02 overall (n = 10/10, 400 cases)");
-	check(near(mwu_p_normal(lo, 10, hi, 10), erfc((50 - 0.5) /
-		   sqrt(100.0 * 21 / 12) / sqrt(2.0)), TOL),
-	      "normal p of 10 vs 10 separated: z = (50 - 0.5) / sqrt(175)");
-	check(near(mwu_p_normal(lo, 10, hi, 10),
-		   mwu_p_normal(hi, 10, lo, 10), TOL),
-	      "normal p is symmetric in the samples");
-	check(near(mwu_p_normal(flat, 12, flat, 12), 1, 0),
-	      "normal p = 1 when every value is the same");
-	check(near(mwu_p_normal(lo, 10, lo, 10), 1, TOL),
-	      "normal p = 1 for identical samples");
-	/*
-	 * x = 0,0,1,1,...,4,4 and y = x + 2: values 0, 1, 5, 6 twice, 2, 3, 4
-	 * four times: sum(t^3 - t) = 4 * 6 + 3 * 60 = 204
-	 */
-	for (i = 0; i < 10; i++) {
-		x[i] = (double)(i / 2);
-		y[i] = (double)(i / 2) + 2;
-	}
-	z = (fabs(mwu_u(x, 10, y, 10) - 50) - 0.5) /
-	    sqrt(100.0 / 12 * (21 - 204 / (20.0 * 19)));
-	check(near(mwu_p_normal(x, 10, y, 10), erfc(z / sqrt(2.0)), TOL),
-	      "normal p uses the tie-corrected variance");
-	check(mwu_p(lo, 10, hi, 10) == mwu_p_exact(lo, 10, hi, 10),
-	      "mwu_p is exact at 20 samples in all");
-	{
-		double a[11], b[10];
+	/* the exact distribution of tied ranks is lumpier: twice as far */
+	KTAP_CHECK(worst_tied < 0.02,
+		   "15/15 with ties: normal approximation within 0.02 of the exact p (worst %.4f)",
+		   worst_tied);
 
-		for (i = 0; i < 11; i++)
-			a[i] = i;
-		for (i = 0; i < 10; i++)
-			b[i] = i + 0.5;
-		check(mwu_p(a, 11, b, 10) == mwu_p_normal(a, 11, b, 10),
-		      "mwu_p is the normal approximation above 20 samples");
+	for (i = 0; i < 41; i++) {
+		x[i] = rand_normalish(&rng);
+		y[i] = rand_normalish(&rng) + 0.5;
+	}
+	KTAP_CHECK(mwu_p(x, 20, y, 20) == mwu_p_exact(x, 20, y, 20) &&
+		   mwu_p(x, 21, y, 20) == mwu_p_normal(x, 21, y, 20),
+		   "mwu_p: exact up to %d values in all, normal above",
+		   EXACT_MAX_N);
+}
+
+static void test_min_p_and_need(void)
+{
+	static const size_t sizes[][2] = {
+		{ 1, 1 }, { 3, 6 }, { 4, 4 }, { 5, 5 }, { 6, 6 }, { 8, 8 },
+	};
+	double x[30], y[30];
+	size_t i;
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t a = sizes[i][0], b = sizes[i][1];
+		double want = 2 / binom((unsigned int)(a + b), (unsigned int)a);
+
+		if (want > 1)
+			want = 1;
+		samples_with_u(a, b, 0, x, y);
+		if (!near(mwu_min_p(a, b), want, EPS) ||
+		    !near(mwu_p_exact(x, a, y, b), want, EPS)) {
+			ktap_diag("for %zu/%zu", a, b);
+			ok = false;
+		}
+	}
+	KTAP_CHECK(ok,
+		   "mwu_min_p(n, k) = 2/C(n+k, n), the p of separated samples");
+	samples_with_u(21, 21, 0, x, y);
+	KTAP_CHECK(near(mwu_min_p(21, 21), mwu_p_normal(x, 21, y, 21), EPS),
+		   "mwu_min_p above %d values: the normal p of separation",
+		   EXACT_MAX_N);
+	KTAP_CHECK(need_loads(0.05) == 4, "need_loads(0.05) = 4 (2/70 < 0.05)");
+	KTAP_CHECK(need_loads(0.05 / 4) == 5,
+		   "need_loads(0.05/4) = 5 (2/70 > 0.0125 > 2/252)");
+	KTAP_CHECK(need_loads(0.05 / 9) == 6,
+		   "need_loads(0.05/9) = 6 (2/252 > 0.0056 > 2/924)");
+	KTAP_CHECK(need_loads(0) == 0, "need_loads(0) = 0: never reachable");
+}
+
+static void test_null_counts_and_ci_k(void)
+{
+	double cnt[65], big[421], sum = 0, cum = 0;
+	size_t i, u, k_exact;
+	bool sym = true, ok = true;
+
+	mwu_null_counts(8, 8, cnt);
+	for (u = 0; u <= 64; u++) {
+		sum += cnt[u];
+		sym = sym && cnt[u] == cnt[64 - u];
+	}
+	KTAP_CHECK(sum == 12870 && cnt[0] == 1 && cnt[1] == 1 &&
+		   cnt[2] == 2 && sym,
+		   "mwu_null_counts(8, 8): C(16, 8) = 12870 ways, symmetric");
+	for (i = 0; i < ARRAY_SIZE(crit); i++) {
+		size_t k = mwu_ci_k(crit[i].n1, crit[i].n2, 0.05);
+
+		if (k != crit[i].u + 1) {
+			ktap_diag("mwu_ci_k(%zu, %zu) = %zu, want %zu",
+				  crit[i].n1, crit[i].n2, k, crit[i].u + 1);
+			ok = false;
+		}
+	}
+	KTAP_CHECK(ok, "mwu_ci_k at 95%% is the critical U + 1 (8/8: 14)");
+	KTAP_CHECK(mwu_ci_k(3, 3, 0.05) == 0 && mwu_ci_k(0, 5, 0.05) == 0,
+		   "mwu_ci_k: 0 when no interval reaches the level");
+
+	/* 21/20 (normal branch) against the exact counts, exact to 54 */
+	mwu_null_counts(21, 20, big);
+	sum = binom(41, 20);
+	for (k_exact = 0; k_exact < 420; k_exact++) {
+		cum += big[k_exact];
+		if (cum / sum > 0.025)
+			break;
+	}
+	i = mwu_ci_k(21, 20, 0.05);
+	KTAP_CHECK(i + 1 >= k_exact && i <= k_exact + 1,
+		   "mwu_ci_k(21, 20) from the normal approximation: %zu, exact %zu",
+		   i, k_exact);
+}
+
+static void test_hl_shift(void)
+{
+	static const double b1[] = { 1, 2, 3 }, a1[] = { 4, 5, 6 };
+	static const double b2[] = { 10, 20 }, a2[] = { 11, 25 };
+	double b[8], a[8];
+	struct shift sh;
+	size_t i;
+
+	hl_shift(b1, 3, a1, 3, 0.05, &sh);
+	KTAP_CHECK(sh.est == 3 && sh.k == 0 && isinf(sh.lo) && sh.lo < 0 &&
+		   isinf(sh.hi) && sh.hi > 0,
+		   "HL shift of {1,2,3} -> {4,5,6} is 3; 3/3 gives no interval");
+	hl_shift(b2, 2, a2, 2, 0.05, &sh);
+	KTAP_CHECK(sh.est == 3,
+		   "HL shift of {10,20} -> {11,25}: median of -9,1,5,15 is 3");
+	for (i = 0; i < 8; i++) {
+		b[i] = (double)(i * i);
+		a[i] = b[i] + 5;
+	}
+	hl_shift(b, 8, a, 8, 0.05, &sh);
+	/* D(14) and D(51) of the 64 differences (i^2 - j^2) + 5 */
+	KTAP_CHECK(sh.est == 5 && sh.k == 14 && sh.lo <= 5 && sh.hi >= 5 &&
+		   sh.lo == 5 - (sh.hi - 5),
+		   "HL shift of a sample moved by 5 is 5, interval [D(14), D(51)] symmetric around it");
+	hl_shift(b, 0, a, 8, 0.05, &sh);
+	KTAP_CHECK(isnan(sh.est) && sh.k == 0, "HL shift of no values: NaN");
+}
+
+/*
+ * Coverage of the 95% interval: for continuous data it is exactly
+ * 1 - 2 P(U <= k - 1) = 1 - 2 * 321/12870 = 0.9501 at 8/8 (k = 14),
+ * whatever the distribution and the shift. 2000 trials give a binomial
+ * standard deviation of sqrt(0.95 * 0.05 / 2000) = 0.0049: the range
+ * [0.93, 0.99] lies 4 sigma below and 8 above the exact coverage, and
+ * the observed coverage must also be within 4 sigma of the exact one
+ * computed here from mwu_null_counts(). A correct interval fails that
+ * for about one seed in 15000. An interval one order statistic too
+ * narrow or too wide (0.9351, 0.9621) is only 3 sigma off and may pass:
+ * the exact k is checked above, this checks that the interval holds the
+ * shift as often as it should, not that a wrong one is caught.
+ */
+static void test_hl_coverage(void)
+{
+	ktap_u64 rng = 0x636f766572616765ULL;
+	const double delta = 3;
+	unsigned int trials = 2000, hit = 0, t;
+	double b[8], a[8], cnt[65], cum = 0, nominal, cov, sigma;
+	size_t i, k = mwu_ci_k(8, 8, 0.05);
+	struct shift sh;
+
+	mwu_null_counts(8, 8, cnt);
+	for (i = 0; i < k; i++)		/* P(U <= k - 1) */
+		cum += cnt[i];
+	nominal = 1 - 2 * cum / 12870;
+	for (t = 0; t < trials; t++) {
+		for (i = 0; i < 8; i++) {
+			b[i] = 100 + 4 * rand_normalish(&rng);
+			a[i] = 100 + delta + 4 * rand_normalish(&rng);
+		}
+		hl_shift(b, 8, a, 8, 0.05, &sh);
+		hit += sh.lo <= delta && delta <= sh.hi;
+	}
+	cov = (double)hit / trials;
+	sigma = sqrt(nominal * (1 - nominal) / trials);
+	ktap_diag("8/8 95%% interval: coverage %.4f, exact %.4f, sigma %.4f",
+		  cov, nominal, sigma);
+	KTAP_CHECK(nominal >= 0.95 && cov >= 0.93 && cov <= 0.99 &&
+		   fabs(cov - nominal) <= 4 * sigma,
+		   "%u trials of 8/8 with a shift of %g: the 95%% interval covers it in 93-99%%",
+		   trials, delta);
+}
+
+/* A bench_set of @nr tests with room for the values of each side. */
+static void make_set(struct bench_set *set, size_t nr)
+{
+	size_t i;
+
+	memset(set, 0, sizeof(*set));
+	set->tests = xcalloc(nr, sizeof(*set->tests));
+	set->nr = nr;
+	set->cap = nr;
+	for (i = 0; i < nr; i++) {
+		set->tests[i].name = xasprintf("t%zu", i);
+		set->tests[i].decimals[MET_CYCLES] = 3;
+		set->tests[i].decimals[MET_NS] = -1;
 	}
 }
 
-static void test_min_p(void)
+/*
+ * Fills test @i of @set with @nb and @na values: normal-ish, sd 4, the
+ * after side shifted by @delta; rounded to integers if @tied.
+ */
+static void fill_test(struct bench_set *set, size_t i, size_t nb, size_t na,
+		      double delta, bool tied, ktap_u64 *rng)
 {
-	static const double l4[] = { 1, 2, 3, 4 }, h3[] = { 5, 6, 7 };
-	double a[15], b[15];
-	size_t n;
-	int i;
+	struct bench_test *t = &set->tests[i];
+	size_t j;
 
-	check(near(mwu_min_p(1, 1), 1, TOL), "min p, 1 vs 1: 1");
-	check(near(mwu_min_p(2, 2), 1.0 / 3, TOL), "min p, 2 vs 2: 2/6");
-	check(near(mwu_min_p(3, 3), 0.1, TOL), "min p, 3 vs 3: 2/20");
-	check(near(mwu_min_p(4, 4), 2.0 / 70, TOL), "min p, 4 vs 4: 2/70");
-	check(near(mwu_min_p(3, 4), 2.0 / 35, TOL) &&
-	      near(mwu_min_p(4, 3), 2.0 / 35, TOL), "min p, 3 vs 4: 2/35");
-	check(near(mwu_min_p(1, 19), 0.1, TOL), "min p, 1 vs 19: 2/20");
-	check(near(mwu_min_p(4, 3), mwu_p_exact(l4, 4, h3, 3), TOL),
-	      "min p is the exact p of separated samples");
-	for (i = 0; i < 15; i++) {
-		a[i] = i;
-		b[i] = i + 100;
+	t->val[SIDE_BEFORE][MET_CYCLES].n = 0;
+	t->val[SIDE_AFTER][MET_CYCLES].n = 0;
+	for (j = 0; j < nb + na; j++) {
+		double v = 100 + 4 * rand_normalish(rng) + (j < nb ? 0 : delta);
+
+		if (tied)
+			v = round(v / 4);
+		vec_push(&t->val[j < nb ? SIDE_BEFORE : SIDE_AFTER][MET_CYCLES],
+			 v);
 	}
-	check(near(mwu_min_p(15, 15), mwu_p(a, 15, b, 15), TOL),
-	      "min p is the normal p of separated samples above 20");
-	check(need_samples(0.05) == 4, "need 4 samples per side at alpha 0.05");
-	check(need_samples(0.01) == 5, "need 5 samples per side at alpha 0.01");
-	check(need_samples(0.1) == 4,
-	      "need 4 samples per side at alpha 0.1 (3: p = 0.1, not below)");
-	check(need_samples(0.5) == 2, "need 2 samples per side at alpha 0.5");
-	n = need_samples(0.000001);
-	check(n > 10 && mwu_min_p(n, n) < 0.000001 &&
-	      mwu_min_p(n - 1, n - 1) >= 0.000001,
-	      "need_samples(0.000001) is the first n reaching it (normal approximation)");
 }
 
-static void test_judge(void)
+/*
+ * An A/A simulation: @trials comparisons of 18 rows, 8/8 loads each,
+ * no change anywhere. With Holm the family-wise error is at most
+ * alpha = 0.05; 3 binomial sigmas over it (0.0146 at 2000 trials) leave
+ * room for the seed while a test without any correction (about
+ * 1 - (1 - 0.038)^18 = 0.50) or a too liberal one fails by far.
+ */
+static void test_aa(unsigned int trials, bool tied)
 {
-	static double lo[] = { 1, 2, 3, 4 }, hi[] = { 5, 6, 7, 8 };
-	static double mix[] = { 1.5, 2.5, 5.5, 6.5 };
-	struct sample_vec a = { lo, 4, 4 }, b = { hi, 4, 4 };
-	struct sample_vec m = { mix, 4, 4 }, one = { lo, 1, 1 };
-	struct sample_vec three = { hi, 3, 3 };
-	double p;
+	ktap_u64 rng = tied ? 0x61615f7469656421ULL : 0x61615f636f6e7421ULL;
+	unsigned int t, fam = 0, rows_hit = 0;
+	const size_t rows = 18;
+	struct bench_set set;
+	struct comparison cmp;
+	double margin, rate;
+	size_t i;
+	bool na = false;
 
-	check(judge(&a, &b, 0.05, &p) == VERDICT_CHANGE &&
-	      near(p, 2.0 / 70, TOL), "verdict change for 4 vs 4 separated");
-	check(judge(&a, &m, 0.05, &p) == VERDICT_NOISE,
-	      "verdict noise for overlapping samples");
-	check(judge(&one, &b, 0.05, &p) == VERDICT_NA && isnan(p),
-	      "verdict n/a for 1 vs 4 at alpha 0.05");
-	check(judge(&three, &a, 0.05, &p) == VERDICT_NA,
-	      "verdict n/a for 3 vs 4 at alpha 0.05 (min p 2/35)");
-	check(judge(&three, &a, 0.06, &p) == VERDICT_CHANGE,
-	      "verdict change for 3 vs 4 separated at alpha 0.06");
-	check(judge(&a, &b, 0.01, &p) == VERDICT_NA,
-	      "verdict n/a for 4 vs 4 at alpha 0.01");
+	make_set(&set, rows);
+	for (t = 0; t < trials; t++) {
+		unsigned int changes = 0;
+
+		for (i = 0; i < rows; i++)
+			fill_test(&set, i, 8, 8, 0, tied, &rng);
+		compare_build(&set, 0.05, &cmp);
+		for (i = 0; i < cmp.nr; i++) {
+			changes += cmp.rows[i].verdict == VERDICT_CHANGE;
+			rows_hit += cmp.rows[i].p_raw < 0.05;
+			na = na || cmp.rows[i].verdict == VERDICT_NA;
+		}
+		fam += changes > 0;
+		compare_free(&cmp);
+	}
+	free_set(&set);
+	rate = (double)fam / trials;
+	margin = 3 * sqrt(0.05 * 0.95 / trials);
+	ktap_diag("A/A%s: %u of %u trials with a change (%.4f), raw p < 0.05 in %.4f of rows",
+		  tied ? " with ties" : "", fam, trials, rate,
+		  (double)rows_hit / trials / rows);
+	KTAP_CHECK(!na && rate <= 0.05 + margin,
+		   "A/A%s, %u trials of 18 rows 8/8: family-wise false positive rate <= 0.05 + 3 sigma",
+		   tied ? " with ties" : "", trials);
+}
+
+static void test_compare_build(void)
+{
+	ktap_u64 rng = 0x636f6d7061726521ULL;
+	struct bench_set set;
+	struct comparison cmp;
+	size_t i;
+	bool ok = true;
+
+	/* 6/6 far apart: p = 2/924 */
+	make_set(&set, 1);
+	fill_test(&set, 0, 6, 6, 100, false, &rng);
+	compare_build(&set, 0.05, &cmp);
+	KTAP_CHECK(cmp.nr == 1 && cmp.rows[0].verdict == VERDICT_CHANGE &&
+		   near(cmp.rows[0].p_adj, 2 / 924.0, EPS) &&
+		   cmp.rows[0].loads[SIDE_BEFORE] == 6 &&
+		   !cmp.rows[0].m[MET_NS].have,
+		   "6/6 separated loads: change with p = 2/924, no ns");
+	compare_free(&cmp);
+	free_set(&set);
+
+	/* four rows of 1/1 loads: alpha/4 needs 5 loads per side */
+	make_set(&set, 4);
+	for (i = 0; i < 4; i++)
+		fill_test(&set, i, 1, 1, 10, false, &rng);
+	compare_build(&set, 0.05, &cmp);
+	for (i = 0; i < cmp.nr; i++)
+		ok = ok && cmp.rows[i].verdict == VERDICT_NA &&
+		     cmp.rows[i].need == 5 && isnan(cmp.rows[i].p_adj);
+	KTAP_CHECK(cmp.nr == 4 && ok, "4 rows of 1/1 loads: n/a, need 5 loads");
+	compare_free(&cmp);
+
+	/* a test on one side only is no row */
+	set.tests[2].val[SIDE_AFTER][MET_CYCLES].n = 0;
+	compare_build(&set, 0.05, &cmp);
+	KTAP_CHECK(cmp.nr == 3 && cmp.rows[2].test == &set.tests[3],
+		   "a test without after values is no row");
+	compare_free(&cmp);
+	free_set(&set);
+}
+
+static bool holm_is(const double *p, size_t m, const double *want)
+{
+	double adj[8];
+	bool ok = true;
+	size_t i;
+
+	holm_adjust(p, m, adj);
+	for (i = 0; i < m; i++) {
+		if (!(fabs(adj[i] - want[i]) <= EPS ||
+		      (isnan(adj[i]) && isnan(want[i])))) {
+			ktap_diag("adj[%zu] = %g, want %g", i, adj[i], want[i]);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static void test_holm(void)
+{
+	static const double p1[] = { 0.01, 0.04, 0.03, 0.005 };
+	static const double w1[] = { 0.03, 0.06, 0.06, 0.02 };
+	static const double p2[] = { 0.01, NAN, 0.02 };
+	static const double w2[] = { 0.03, NAN, 0.04 };
+	static const double p3[] = { 0.5, 0.6, 0.001 };
+	static const double w3[] = { 1, 1, 0.003 };
+	static const double p4[] = { 0.02, 0.02 };
+	static const double w4[] = { 0.04, 0.04 };
+	static const double p5[] = { 0.2 };
+
+	KTAP_CHECK(holm_is(p1, 4, w1),
+		   "Holm: 0.01,0.04,0.03,0.005 -> 0.03,0.06,0.06,0.02");
+	KTAP_CHECK(holm_is(p2, 3, w2),
+		   "Holm: a NaN stays NaN and still counts in m");
+	KTAP_CHECK(holm_is(p3, 3, w3), "Holm: adjusted p capped at 1");
+	KTAP_CHECK(holm_is(p4, 2, w4), "Holm: equal p get equal adjusted p");
+	KTAP_CHECK(holm_is(p5, 1, p5), "Holm of one p is that p");
+}
+
+static bool str_is(char *got, const char *want)
+{
+	bool ok = !strcmp(got, want);
+
+	if (!ok)
+		ktap_diag("got \"%s\", want \"%s\"", got, want);
+	free(got);
+	return ok;
+}
+
+static void test_numbers(void)
+{
+	double v;
+	int d = -1;
+
+	KTAP_CHECK(str_is(fmt_fixed(-0.0001, 3, true), "+0.000") &&
+		   str_is(fmt_fixed(-0.0004, 3, false), "0.000") &&
+		   str_is(fmt_fixed(-0.4, 0, true), "+0") &&
+		   str_is(fmt_fixed(-0.0, 2, false), "0.00"),
+		   "fmt_fixed: never -0, a zero difference is +0.000");
+	KTAP_CHECK(str_is(fmt_fixed(-1.5, 1, true), "-1.5") &&
+		   str_is(fmt_fixed(-0.6, 0, false), "-1") &&
+		   str_is(fmt_fixed(12.345, 3, false), "12.345") &&
+		   str_is(fmt_fixed(2, 3, true), "+2.000"),
+		   "fmt_fixed: signs and decimals kept");
+	KTAP_CHECK(str_is(fmt_pct(12.5), "+12.50%") &&
+		   str_is(fmt_pct(-0.001), "+0.00%") &&
+		   str_is(fmt_pct(NAN), "-") && str_is(fmt_pct(INFINITY), "-"),
+		   "fmt_pct: two decimals, a sign, - if unknown");
+	KTAP_CHECK(number_decimals("12.345", 6) == 3 &&
+		   number_decimals("12", 2) == 0 &&
+		   number_decimals("18.10", 5) == 2 &&
+		   number_decimals("1.25e1", 6) == 1 &&
+		   number_decimals("1.5e3", 5) == 0 &&
+		   number_decimals("1e-3", 4) == 3 &&
+		   number_decimals("1.5E-2", 6) == 3,
+		   "number_decimals: digits after the point less the exponent");
+	KTAP_CHECK(number_len("12.5,3") == 4 && number_len("12.x") == 2 &&
+		   number_len("1e") == 1 && number_len("1.5e+3 ") == 6 &&
+		   number_len("-5") == 0 && number_len("abc") == 0,
+		   "number_len: plain decimal numbers only");
+	KTAP_CHECK(parse_double("7.25", &v, &d) && v == 7.25 && d == 2 &&
+		   !parse_double("nan", &v, NULL) &&
+		   !parse_double("1.5.3", &v, NULL) &&
+		   !parse_double("-5", &v, NULL) &&
+		   !parse_double("", &v, NULL),
+		   "parse_double: whole finite numbers, with their decimals");
 }
 
 int main(void)
 {
-	test_median();
-	test_midranks();
-	test_u();
-	test_exact();
-	test_normal();
-	test_min_p();
-	test_judge();
-	printf("%u passed, %u failed\n", checks_passed, checks_failed);
-	return checks_failed ? 1 : 0;
+	test_reduce();
+	test_ranks();
+	test_critical_values();
+	test_exact_p();
+	test_exact_vs_normal();
+	test_min_p_and_need();
+	test_null_counts_and_ci_k();
+	test_hl_shift();
+	test_hl_coverage();
+	test_compare_build();
+	test_aa(2000, false);
+	test_aa(1000, true);
+	test_holm();
+	test_numbers();
+	return ktap_finish();
 }

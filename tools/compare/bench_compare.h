@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench-compare: compares before/after runs of bench_page_pool_simple.
+ *
+ * Shared types and prototypes. The program is split by concern:
+ * util.c (memory, numbers), input.c (results files and dmesg, grouped
+ * into loads), env.c (environment fingerprints), stats.c (pure
+ * statistics), compare.c (one row per test), table.c (text, markdown
+ * and org tables), plot.c (gnuplot) and main.c (command line).
+ */
+#ifndef BENCH_COMPARE_H
+#define BENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PROG			"bench-compare"
+#define EXACT_MAX_N		40	/* exact null distribution up to this */
+#define MAX_ERRORS		20	/* reported per input file */
+#define DEFAULT_ALPHA		0.05
+#define NEED_LOADS_MAX		1000000
+#define INT_DECIMALS		3	/* a quotient of integer totals */
+
+/*
+ * User-space stand-in for the kernel's __printf (compiler_attributes.h);
+ * split over two lines only so that checkpatch does not ask for __printf
+ * in the definition of __printf itself.
+ */
+#define __printf(a, b)	__attribute__((					\
+	__format__(__printf__, a, b)))
+#define __noreturn	__attribute__((					\
+	__noreturn__))
+
+enum side {
+	SIDE_BEFORE,
+	SIDE_AFTER,
+	NR_SIDES,
+};
+
+extern const char * const side_names[NR_SIDES];
+
+enum metric {
+	MET_CYCLES,
+	MET_NS,
+	NR_METRICS,
+};
+
+enum load_stat {
+	LOAD_MIN,
+	LOAD_MEDIAN,
+};
+
+struct vec {
+	double *v;
+	size_t n;
+	size_t cap;
+};
+
+/* ------------------------------------------------------------------ */
+/* util.c */
+
+void __noreturn out_of_memory(void);
+void *xrealloc(void *p, size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __printf(1, 2);
+void vec_push(struct vec *vec, double x);
+bool is_digit(char c);
+int scan_ull(const char **s, unsigned long long *val);
+bool parse_ull(const char *s, unsigned long long *val);
+size_t number_len(const char *s);
+int number_decimals(const char *s, size_t len);
+bool parse_double(const char *s, double *val, int *decimals);
+char *fmt_fixed(double x, int decimals, bool sign);
+char *fmt_pct(double x);
+int load_stat_parse(const char *s, enum load_stat *out);
+const char *load_stat_words(enum load_stat ls);
+
+/* ------------------------------------------------------------------ */
+/* stats.c: pure, no I/O */
+
+int cmp_double(const void *a, const void *b);
+double median(const double *v, size_t n);
+double min_of(const double *v, size_t n);
+double reduce_load(const double *v, size_t n, enum load_stat ls);
+double pooled_ranks2(const double *x, size_t nx, const double *y,
+		     size_t ny, long long *rank2);
+void midranks(const double *v, size_t n, double *rank);
+double mwu_u(const double *x, size_t nx, const double *y, size_t ny);
+double mwu_p_exact(const double *x, size_t nx, const double *y, size_t ny);
+double mwu_p_normal(const double *x, size_t nx, const double *y,
+		    size_t ny);
+double mwu_p(const double *x, size_t nx, const double *y, size_t ny);
+double mwu_min_p(size_t nx, size_t ny);
+size_t need_loads(double level);
+void mwu_null_counts(size_t n1, size_t n2, double *cnt);
+size_t mwu_ci_k(size_t n1, size_t n2, double alpha);
+
+struct shift {
+	double est;	/* Hodges-Lehmann estimate of after - before */
+	double lo, hi;	/* -INFINITY, INFINITY: no interval (k = 0) */
+	size_t k;	/* the interval is [D(k), D(N + 1 - k)] */
+};
+
+void hl_shift(const double *b, size_t nb, const double *a, size_t na,
+	      double alpha, struct shift *out);
+void holm_adjust(const double *p, size_t m, double *adj);
+
+/* ------------------------------------------------------------------ */
+/* input.c */
+
+struct env_kv {
+	char *key;
+	char *val;
+};
+
+/* One load of the module: one results block, or its dmesg lines. */
+struct load {
+	enum side side;
+	bool has_env;		/* from a results file */
+	size_t values;		/* tests it gave a value for */
+	struct env_kv *env;
+	size_t nr_env;
+	size_t cap_env;
+};
+
+struct bench_test {
+	char *name;
+	struct vec val[NR_SIDES][NR_METRICS];	/* one value per load */
+	int decimals[NR_METRICS];		/* -1 until a value */
+	size_t last_res_load;	/* 1 + load index of its last value */
+	size_t last_dmesg_load;
+	unsigned long last_line;
+};
+
+struct bench_set {
+	struct bench_test *tests;
+	size_t nr;
+	size_t cap;
+	struct load *loads;
+	size_t nr_loads;
+	size_t cap_loads;
+	enum load_stat load_stat;
+};
+
+int read_input(struct bench_set *set, enum side side, const char *path);
+void free_set(struct bench_set *set);
+
+/* ------------------------------------------------------------------ */
+/* env.c */
+
+char **env_differences(const struct bench_set *set, size_t *nr);
+void free_lines(char **lines, size_t nr);
+
+/* ------------------------------------------------------------------ */
+/* compare.c */
+
+enum verdict {
+	VERDICT_NA,
+	VERDICT_NOISE,
+	VERDICT_CHANGE,
+};
+
+struct metric_cmp {
+	bool have;		/* values on both sides */
+	double before, after;	/* medians of the per-load values */
+	struct shift shift;	/* after - before */
+	double pct;		/* shift in % of before; NAN if before 0 */
+	int decimals;
+};
+
+struct row {
+	const struct bench_test *test;
+	struct metric_cmp m[NR_METRICS];
+	size_t loads[NR_SIDES];
+	double p_raw, p_adj;	/* NAN for n/a */
+	enum verdict verdict;
+	size_t need;		/* loads per side that n/a needs */
+};
+
+struct comparison {
+	struct row *rows;
+	size_t nr;
+	double alpha;
+	enum load_stat load_stat;
+};
+
+void compare_build(const struct bench_set *set, double alpha,
+		   struct comparison *cmp);
+void compare_free(struct comparison *cmp);
+
+/* ------------------------------------------------------------------ */
+/* table.c */
+
+enum out_format {
+	OUT_TEXT,
+	OUT_MARKDOWN,
+	OUT_ORG,
+};
+
+char *escape_cell(const char *s, enum out_format fmt);
+void print_report(const struct bench_set *set, const struct comparison *cmp,
+		  enum out_format fmt);
+
+/* ------------------------------------------------------------------ */
+/* plot.c */
+
+bool plot_path_ok(const char *path);
+bool plot_tool_found(void);
+int plot_write(const struct comparison *cmp, const char *path);
+
+#endif /* BENCH_COMPARE_H */

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-compare: the statistics, pure functions of their arguments.
+ *
+ * Ranks, the Mann-Whitney U test (exact permutation p with midranks for
+ * ties, normal approximation above EXACT_MAX_N values in all), the
+ * Hodges-Lehmann shift estimate with its distribution-free confidence
+ * interval, and the Holm-Bonferroni adjustment of a family of p values.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_compare.h"
+
+int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @n >= 1 values; the mean of the middle two for even @n. */
+double median(const double *v, size_t n)
+{
+	double *s, m;
+
+	if (!n)
+		return NAN;
+	s = xrealloc(NULL, n * sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+double min_of(const double *v, size_t n)
+{
+	double m = NAN;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!i || v[i] < m)
+			m = v[i];
+	}
+	return m;
+}
+
+/* One load's value from the @n repetitions it measured. */
+double reduce_load(const double *v, size_t n, enum load_stat ls)
+{
+	return ls == LOAD_MIN ? min_of(v, n) : median(v, n);
+}
+
+struct ranked {
+	double x;
+	size_t idx;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *p = a, *q = b;
+
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->idx < q->idx ? -1 : p->idx > q->idx;
+}
+
+/*
+ * Ranks @x (@nx values) and @y (@ny values) pooled, ties getting the mean
+ * of the ranks they span. Stores twice each midrank in @rank2 (x first,
+ * then y), so that they are integers, and returns the tie term
+ * sum(t^3 - t) over the groups of t tied values.
+ */
+double pooled_ranks2(const double *x, size_t nx, const double *y,
+		     size_t ny, long long *rank2)
+{
+	size_t n = nx + ny, i, j, k;
+	struct ranked *r;
+	double ties = 0;
+
+	r = xrealloc(NULL, n * sizeof(*r));
+	for (i = 0; i < n; i++) {
+		r[i].x = i < nx ? x[i] : y[i - nx];
+		r[i].idx = i;
+	}
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (i = 0; i < n; i = j) {
+		double t;
+
+		for (j = i + 1; j < n && r[j].x == r[i].x; j++)
+			;
+		/* 0-based positions i..j-1 are ranks i+1..j: twice the mean */
+		for (k = i; k < j; k++)
+			rank2[r[k].idx] = (long long)(i + 1 + j);
+		t = (double)(j - i);
+		ties += t * t * t - t;
+	}
+	free(r);
+	return ties;
+}
+
+/* The midranks (1-based, ties averaged) of @n values into @rank. */
+void midranks(const double *v, size_t n, double *rank)
+{
+	long long *rank2 = xcalloc(n, sizeof(*rank2));
+	size_t i;
+
+	pooled_ranks2(v, n, NULL, 0, rank2);
+	for (i = 0; i < n; i++)
+		rank[i] = rank2[i] / 2.0;
+	free(rank2);
+}
+
+/* Mann-Whitney U of @x against @y: R_x - nx(nx+1)/2, with midranks. */
+double mwu_u(const double *x, size_t nx, const double *y, size_t ny)
+{
+	double *pool = xcalloc(nx + ny, sizeof(*pool));
+	double *rank = xcalloc(nx + ny, sizeof(*rank));
+	double sum = 0;
+	size_t i;
+
+	memcpy(pool, x, nx * sizeof(*pool));
+	memcpy(pool + nx, y, ny * sizeof(*pool));
+	midranks(pool, nx + ny, rank);
+	for (i = 0; i < nx; i++)
+		sum += rank[i];
+	free(rank);
+	free(pool);
+	return sum - (double)nx * (nx + 1) / 2;
+}
+
+/*
+ * Exact two-sided p of the Mann-Whitney U test: the share of all ways
+ * to pick nx of the pooled (mid)ranks whose rank sum lies at least as
+ * far from its mean as the observed one. Handles ties exactly (the
+ * permutation distribution of the midranks). Costs O(nx * n^3).
+ */
+double mwu_p_exact(const double *x, size_t nx, const double *y, size_t ny)
+{
+	size_t n = nx + ny, i, k;
+	long long *rank2, obs = 0, mean2, dev, s, max2;
+	double *cnt, hit = 0, total = 0;
+
+	if (!nx || !ny)
+		return 1;
+	rank2 = xcalloc(n, sizeof(*rank2));
+	pooled_ranks2(x, nx, y, ny, rank2);
+	for (i = 0; i < nx; i++)
+		obs += rank2[i];
+	max2 = (long long)(n * (n + 1));
+	/* cnt[k][s]: subsets of k ranks whose doubled sum is s */
+	cnt = xcalloc((nx + 1) * (size_t)(max2 + 1), sizeof(*cnt));
+#define CNT(k, s)	cnt[(size_t)(k) * (size_t)(max2 + 1) + (size_t)(s)]
+	CNT(0, 0) = 1;
+	for (i = 0; i < n; i++) {
+		for (k = (i + 1 < nx ? i + 1 : nx); k >= 1; k--) {
+			for (s = max2; s >= rank2[i]; s--)
+				CNT(k, s) += CNT(k - 1, s - rank2[i]);
+		}
+	}
+	mean2 = (long long)(nx * (n + 1));
+	dev = llabs(obs - mean2);
+	for (s = 0; s <= max2; s++) {
+		total += CNT(nx, s);
+		if (llabs(s - mean2) >= dev)
+			hit += CNT(nx, s);
+	}
+#undef CNT
+	free(cnt);
+	free(rank2);
+	return hit / total > 1 ? 1 : hit / total;
+}
+
+/* Upper tail of the standard normal distribution, doubled. */
+static double two_sided_normal_p(double z)
+{
+	double p = erfc(fabs(z) / sqrt(2.0));
+
+	return p > 1 ? 1 : p;
+}
+
+/*
+ * Two-sided p of the Mann-Whitney U test from the normal approximation,
+ * with the tie correction of the variance and a continuity correction.
+ */
+double mwu_p_normal(const double *x, size_t nx, const double *y, size_t ny)
+{
+	double n = (double)(nx + ny), mu, var, d, ties;
+	long long *rank2;
+
+	if (!nx || !ny)
+		return 1;
+	rank2 = xcalloc(nx + ny, sizeof(*rank2));
+	ties = pooled_ranks2(x, nx, y, ny, rank2);
+	free(rank2);
+	mu = (double)nx * ny / 2;
+	var = (double)nx * ny / 12 * ((n + 1) - ties / (n * (n - 1)));
+	if (var <= 0)
+		return 1;	/* every value the same */
+	d = fabs(mwu_u(x, nx, y, ny) - mu) - 0.5;
+	if (d < 0)
+		d = 0;
+	return two_sided_normal_p(d / sqrt(var));
+}
+
+/* Exact up to EXACT_MAX_N values in all, normal approximation above. */
+double mwu_p(const double *x, size_t nx, const double *y, size_t ny)
+{
+	if (nx + ny <= EXACT_MAX_N)
+		return mwu_p_exact(x, nx, y, ny);
+	return mwu_p_normal(x, nx, y, ny);
+}
+
+/*
+ * The smallest p that mwu_p() can yield for @nx against @ny values:
+ * complete separation without ties. Exact: 2 / C(nx + ny, nx).
+ */
+double mwu_min_p(size_t nx, size_t ny)
+{
+	double n = (double)(nx + ny), mu, var, c = 1;
+	size_t i;
+
+	if (!nx || !ny)
+		return 1;
+	if (nx + ny <= EXACT_MAX_N) {
+		for (i = 1; i <= nx; i++)
+			c = c * (double)(ny + i) / (double)i;
+		return 2 / c > 1 ? 1 : 2 / c;
+	}
+	mu = (double)nx * ny / 2;
+	var = (double)nx * ny / 12 * (n + 1);
+	return two_sided_normal_p((mu - 0.5) / sqrt(var));
+}
+
+/*
+ * The fewest values per side (equal sides) with which p can fall below
+ * @level; 0 if none up to NEED_LOADS_MAX.
+ */
+size_t need_loads(double level)
+{
+	size_t n;
+
+	for (n = 1; n <= NEED_LOADS_MAX; n++) {
+		if (mwu_min_p(n, n) < level)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * The null distribution of U for @n1 against @n2 values without ties:
+ * @cnt[u], u = 0..n1*n2, counts the C(n1 + n2, n1) equally likely ways
+ * to place the first sample's ranks that give U = u. Counted as the
+ * n1-subsets of the ranks 1..n1+n2 by their sum, U being that sum less
+ * n1(n1+1)/2. The counts stay exact in a double (< 2^53) up to
+ * n1 + n2 = 54.
+ */
+void mwu_null_counts(size_t n1, size_t n2, double *cnt)
+{
+	size_t n = n1 + n2, smax = n * (n + 1) / 2, base = n1 * (n1 + 1) / 2;
+	size_t i, k, s, u;
+	double *c;
+
+	c = xcalloc((n1 + 1) * (smax + 1), sizeof(*c));
+#define SUBSETS(k, s)	c[(k) * (smax + 1) + (s)]
+	SUBSETS(0, 0) = 1;
+	for (i = 1; i <= n; i++) {
+		for (k = i < n1 ? i : n1; k >= 1; k--) {
+			for (s = smax; s >= i; s--)
+				SUBSETS(k, s) += SUBSETS(k - 1, s - i);
+		}
+	}
+	for (u = 0; u <= n1 * n2; u++)
+		cnt[u] = SUBSETS(n1, base + u);
+#undef SUBSETS
+	free(c);
+}
+
+/* P(Z <= z) of the standard normal distribution */
+static double normal_cdf(double z)
+{
+	return erfc(-z / sqrt(2.0)) / 2;
+}
+
+/*
+ * k of the confidence interval [D(k), D(N + 1 - k)] of the shift at
+ * level 1 - @alpha: the largest k with P(U <= k - 1) <= alpha / 2 under
+ * the null hypothesis, from the exact distribution of U without ties up
+ * to EXACT_MAX_N values in all, else from the normal approximation with
+ * continuity correction. 0 when even k = 1 is too wide a net (too few
+ * values for any interval at this level).
+ */
+size_t mwu_ci_k(size_t n1, size_t n2, double alpha)
+{
+	size_t big_n = n1 * n2, k, lo, hi;
+	double half = alpha / 2, mu, sigma;
+
+	if (!n1 || !n2)
+		return 0;
+	if (n1 + n2 <= EXACT_MAX_N) {
+		double *cnt = xcalloc(big_n + 1, sizeof(*cnt));
+		double total = 0, cum = 0;
+
+		mwu_null_counts(n1, n2, cnt);
+		for (k = 0; k <= big_n; k++)
+			total += cnt[k];
+		/* k qualifies while P(U <= k - 1) <= alpha/2 */
+		for (k = 0; k < big_n; k++) {
+			cum += cnt[k];
+			/* tolerance: rounding must not drop a k on the edge */
+			if (cum / total > half * (1 + 1 / 1e12))
+				break;
+		}
+		free(cnt);
+		return k;
+	}
+	mu = (double)big_n / 2;
+	sigma = sqrt((double)big_n * (double)(n1 + n2 + 1) / 12);
+	/* P(U <= k - 1) ~ Phi((k - 1 + 0.5 - mu) / sigma), falling in k */
+	lo = 0;
+	hi = (size_t)mu + 1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (normal_cdf(((double)mid - 0.5 - mu) / sigma) <= half)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The Hodges-Lehmann estimate of the shift from @b (before) to @a
+ * (after): the median of the nb * na differences a[j] - b[i], and its
+ * confidence interval at level 1 - @alpha from mwu_ci_k().
+ */
+void hl_shift(const double *b, size_t nb, const double *a, size_t na,
+	      double alpha, struct shift *out)
+{
+	size_t big_n = nb * na, i, j;
+	double *d;
+
+	out->est = NAN;
+	out->lo = -INFINITY;
+	out->hi = INFINITY;
+	out->k = 0;
+	if (!big_n)
+		return;
+	d = xcalloc(big_n, sizeof(*d));
+	for (i = 0; i < nb; i++) {
+		for (j = 0; j < na; j++)
+			d[i * na + j] = a[j] - b[i];
+	}
+	qsort(d, big_n, sizeof(*d), cmp_double);
+	out->est = big_n % 2 ? d[big_n / 2] :
+		   (d[big_n / 2 - 1] + d[big_n / 2]) / 2;
+	out->k = mwu_ci_k(nb, na, alpha);
+	if (out->k) {
+		out->lo = d[out->k - 1];
+		out->hi = d[big_n - out->k];
+	}
+	free(d);
+}
+
+struct holm_item {
+	double p;
+	size_t idx;
+};
+
+/* ascending p, NAN last, equal p in input order: a stable result */
+static int cmp_holm(const void *x, const void *y)
+{
+	const struct holm_item *a = x, *b = y;
+
+	if (isnan(a->p) != isnan(b->p))
+		return isnan(a->p) ? 1 : -1;
+	if (!isnan(a->p) && a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/*
+ * Holm-Bonferroni adjusted p of the @m p values @p into @adj: with the p
+ * sorted ascending, adj(i) = max over j <= i of min(1, (m - j + 1) p(j)).
+ * A NAN p (not computable) counts in m, conservatively, and stays NAN.
+ */
+void holm_adjust(const double *p, size_t m, double *adj)
+{
+	struct holm_item *it = xcalloc(m, sizeof(*it));
+	double running = 0;
+	size_t i;
+
+	for (i = 0; i < m; i++) {
+		it[i].p = p[i];
+		it[i].idx = i;
+	}
+	qsort(it, m, sizeof(*it), cmp_holm);
+	for (i = 0; i < m; i++) {
+		double v = (double)(m - i) * it[i].p;
+
+		if (isnan(it[i].p)) {
+			adj[it[i].idx] = NAN;
+			continue;
+		}
+		if (v > 1)
+			v = 1;
+		if (v > running)
+			running = v;
+		adj[it[i].idx] = running;
+	}
+	free(it);
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-compare: the report, as an aligned text table, a Markdown table
+ * or an org-mode table.
+ *
+ * The columns start with the layout reviewers paste on the list (test,
+ * cycles before/after/diff, ns before/after/diff, % change) and go on
+ * with what makes the verdict readable: the interval of the cycles
+ * shift, the loads per side, the adjusted p and the verdict itself.
+ * What the columns mean is said under the table.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_compare.h"
+
+enum column {
+	COL_TEST,
+	COL_CYC_BEFORE,
+	COL_CYC_AFTER,
+	COL_CYC_DIFF,
+	COL_NS_BEFORE,
+	COL_NS_AFTER,
+	COL_NS_DIFF,
+	COL_PCT,
+	COL_CI,
+	COL_LOADS,
+	COL_P,
+	COL_VERDICT,
+	NR_COLS,
+};
+
+static const char * const col_names[NR_COLS] = {
+	[COL_TEST] = "test",
+	[COL_CYC_BEFORE] = "cycles before",
+	[COL_CYC_AFTER] = "cycles after",
+	[COL_CYC_DIFF] = "cycles diff",
+	[COL_NS_BEFORE] = "ns before",
+	[COL_NS_AFTER] = "ns after",
+	[COL_NS_DIFF] = "ns diff",
+	[COL_PCT] = "% change",
+	[COL_CI] = NULL,	/* "cycles diff 95% CI", from alpha */
+	[COL_LOADS] = "loads",
+	[COL_P] = "p (Holm)",
+	[COL_VERDICT] = "verdict",
+};
+
+/* A cell as it must appear in @fmt: '|' escaped in tables. */
+char *escape_cell(const char *s, enum out_format fmt)
+{
+	const char *esc = fmt == OUT_MARKDOWN ? "\\|" : "\\vert{}";
+	size_t n = 0, i;
+	char *out, *o;
+
+	if (fmt == OUT_TEXT || !strchr(s, '|'))
+		return xstrdup(s);
+	for (i = 0; s[i]; i++)
+		n += s[i] == '|' ? strlen(esc) : 1;
+	out = xrealloc(NULL, n + 1);
+	for (o = out, i = 0; s[i]; i++) {
+		if (s[i] == '|') {
+			memcpy(o, esc, strlen(esc));
+			o += strlen(esc);
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The before, after and diff cells of metric @mc from column @first. */
+static void fill_metric(char **cell, enum column first,
+			const struct metric_cmp *mc)
+{
+	if (!mc->have) {
+		cell[first] = xstrdup("-");
+		cell[first + 1] = xstrdup("-");
+		cell[first + 2] = xstrdup("-");
+		return;
+	}
+	cell[first] = fmt_fixed(mc->before, mc->decimals, false);
+	cell[first + 1] = fmt_fixed(mc->after, mc->decimals, false);
+	cell[first + 2] = fmt_fixed(mc->shift.est, mc->decimals, true);
+}
+
+/* "LO..HI" of the cycles shift, "-" when the loads allow no interval. */
+static char *fmt_interval(const struct metric_cmp *mc)
+{
+	char *lo, *hi, *s;
+
+	if (!mc->have || !mc->shift.k)
+		return xstrdup("-");
+	lo = fmt_fixed(mc->shift.lo, mc->decimals, true);
+	hi = fmt_fixed(mc->shift.hi, mc->decimals, true);
+	s = xasprintf("%s..%s", lo, hi);
+	free(lo);
+	free(hi);
+	return s;
+}
+
+static char *fmt_verdict(const struct row *r)
+{
+	switch (r->verdict) {
+	case VERDICT_CHANGE:
+		return xstrdup("change");
+	case VERDICT_NOISE:
+		return xstrdup("noise");
+	default:
+		if (!r->need)
+			return xstrdup("n/a (too many rows for any load count)");
+		return xasprintf("n/a (need %zu loads)", r->need);
+	}
+}
+
+static void fill_row(char **cell, const struct row *r, enum out_format fmt)
+{
+	cell[COL_TEST] = escape_cell(r->test->name, fmt);
+	fill_metric(cell, COL_CYC_BEFORE, &r->m[MET_CYCLES]);
+	fill_metric(cell, COL_NS_BEFORE, &r->m[MET_NS]);
+	cell[COL_PCT] = fmt_pct(r->m[MET_CYCLES].pct);
+	cell[COL_CI] = fmt_interval(&r->m[MET_CYCLES]);
+	cell[COL_LOADS] = xasprintf("%zu/%zu", r->loads[SIDE_BEFORE],
+				    r->loads[SIDE_AFTER]);
+	cell[COL_P] = isnan(r->p_adj) ? xstrdup("-") :
+				       xasprintf("%.3g", r->p_adj);
+	cell[COL_VERDICT] = fmt_verdict(r);
+}
+
+static bool col_left(int col)
+{
+	return col == COL_TEST || col == COL_VERDICT;
+}
+
+static void print_dashes(size_t n)
+{
+	while (n--)
+		putchar('-');
+}
+
+static void print_cells(char * const *cell, const size_t *width,
+			enum out_format fmt)
+{
+	int c;
+
+	for (c = 0; c < NR_COLS; c++) {
+		int w = (int)width[c];
+
+		if (fmt == OUT_TEXT) {
+			if (c)
+				fputs("  ", stdout);
+			if (c == NR_COLS - 1)
+				fputs(cell[c], stdout);
+			else if (col_left(c))
+				printf("%-*s", w, cell[c]);
+			else
+				printf("%*s", w, cell[c]);
+		} else {
+			printf(col_left(c) ? "| %-*s " : "| %*s ", w, cell[c]);
+		}
+	}
+	puts(fmt == OUT_TEXT ? "" : "|");
+}
+
+static void print_rule(const size_t *width, enum out_format fmt)
+{
+	int c;
+
+	for (c = 0; c < NR_COLS; c++) {
+		if (fmt == OUT_ORG) {
+			fputs(c ? "+" : "|", stdout);
+			print_dashes(width[c] + 2);
+		} else if (col_left(c)) {
+			fputs("| :", stdout);
+			print_dashes(width[c] - 1);
+			putchar(' ');
+		} else {
+			fputs("| ", stdout);
+			print_dashes(width[c] - 1);
+			fputs(": ", stdout);
+		}
+	}
+	puts("|");
+}
+
+static void print_footer_line(enum out_format fmt, bool *first,
+			      const char *fmtstr, ...) __printf(3, 4);
+
+/* Footer lines: after a blank line; separate paragraphs in Markdown. */
+static void print_footer_line(enum out_format fmt, bool *first,
+			      const char *fmtstr, ...)
+{
+	va_list ap;
+
+	if (*first || fmt == OUT_MARKDOWN)
+		putchar('\n');
+	*first = false;
+	va_start(ap, fmtstr);
+	vprintf(fmtstr, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static size_t side_loads(const struct bench_set *set, enum side s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < set->nr_loads; i++)
+		n += set->loads[i].side == s && set->loads[i].values;
+	return n;
+}
+
+static void print_footer(const struct bench_set *set,
+			 const struct comparison *cmp, enum out_format fmt)
+{
+	double level = (1 - cmp->alpha) * 100;
+	bool first = true;
+	size_t i;
+	int s;
+
+	if (!cmp->nr)
+		print_footer_line(fmt, &first, "no test present on both sides");
+	for (s = 0; s < NR_SIDES; s++) {
+		for (i = 0; i < set->nr; i++) {
+			const struct bench_test *t = &set->tests[i];
+
+			if (t->val[s][MET_CYCLES].n && !t->val[!s][MET_CYCLES].n)
+				print_footer_line(fmt, &first, "only in %s: %s",
+						  side_names[s], t->name);
+		}
+	}
+	print_footer_line(fmt, &first,
+			  "loads: before %zu, after %zu; one value per test and load: %s (--load-stat %s)",
+			  side_loads(set, SIDE_BEFORE),
+			  side_loads(set, SIDE_AFTER),
+			  load_stat_words(cmp->load_stat),
+			  cmp->load_stat == LOAD_MIN ? "min" : "median");
+	print_footer_line(fmt, &first,
+			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: cycles diff in %% of cycles before; CI: distribution-free %g%% interval of the cycles shift",
+			  level);
+	print_footer_line(fmt, &first,
+			  "verdict: two-sided Mann-Whitney U of the per-load cycles/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
+			  cmp->nr, cmp->nr == 1 ? "" : "s", cmp->alpha);
+}
+
+/*
+ * Prints where the environments differ, then the table and its footer,
+ * to standard output.
+ */
+void print_report(const struct bench_set *set, const struct comparison *cmp,
+		  enum out_format fmt)
+{
+	char *head[NR_COLS], **cells, **diff;
+	size_t width[NR_COLS], i, nr_diff;
+	int c;
+
+	diff = env_differences(set, &nr_diff);
+	for (i = 0; i < nr_diff; i++)
+		puts(diff[i]);
+	if (nr_diff)
+		putchar('\n');
+	free_lines(diff, nr_diff);
+
+	for (c = 0; c < NR_COLS; c++)
+		head[c] = col_names[c] ? xstrdup(col_names[c]) :
+			  xasprintf("cycles diff %g%% CI",
+				    (1 - cmp->alpha) * 100);
+	cells = xcalloc(cmp->nr * NR_COLS + 1, sizeof(*cells));
+	for (i = 0; i < cmp->nr; i++)
+		fill_row(cells + i * NR_COLS, &cmp->rows[i], fmt);
+
+	for (c = 0; c < NR_COLS; c++) {
+		width[c] = strlen(head[c]);
+		if (fmt != OUT_TEXT && width[c] < 3)
+			width[c] = 3;
+		for (i = 0; i < cmp->nr; i++) {
+			size_t w = strlen(cells[i * NR_COLS + c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	print_cells(head, width, fmt);
+	if (fmt != OUT_TEXT)
+		print_rule(width, fmt);
+	for (i = 0; i < cmp->nr; i++)
+		print_cells(cells + i * NR_COLS, width, fmt);
+	print_footer(set, cmp, fmt);
+
+	for (i = 0; i < cmp->nr * NR_COLS; i++)
+		free(cells[i]);
+	free(cells);
+	for (c = 0; c < NR_COLS; c++)
+		free(head[c]);
+}

@@ -91,7 +91,6 @@ static inline void bench_pp_stats_read(struct page_pool *pool, u64 *vals)
 }
 #endif
 
-
 /* Splitting pages into fragments: 6.1 asks the pool for it with a flag,
  * later kernels split any pool's pages.
  */

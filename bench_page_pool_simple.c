@@ -6,8 +6,9 @@
  * selects it, the context its timed chunks run in (process, tasklet or
  * NAPI poll, see struct bench_context), its loop body and the setup it
  * needs.  The run_flags mask, the accepted values and the parameter
- * descriptions are derived from that table.  The whole run happens while the module loads, so the load returns
- * once every selected test has reported, and "perf record modprobe"
+ * descriptions are derived from that table.  The whole run happens
+ * while the module loads, so the load returns once every selected test
+ * has reported, and "perf record modprobe"
  * sees all of it.  The module then stays loaded, its results readable
  * in debugfs, until it is removed: rmmod it before the next run.
  */
@@ -432,6 +433,7 @@ static u32 bench_xcpu_alloc_batch(struct bench_xcpu *x)
 	while (n < want && full < x->nr - 1) {
 		q = &x->w[1 + x->next_queue];
 		x->next_queue = (x->next_queue + 1) % (x->nr - 1);
+		/* pairs with the returner's release of tail: slots it freed */
 		if (q->head - smp_load_acquire(&q->tail) >= BENCH_XCPU_QUEUE) {
 			full++;
 			continue;
@@ -444,6 +446,7 @@ static u32 bench_xcpu_alloc_batch(struct bench_xcpu *x)
 			break;
 		}
 		q->slot[q->head % BENCH_XCPU_QUEUE] = page;
+		/* publishes the slot before the returner sees the new head */
 		smp_store_release(&q->head, q->head + 1);
 		n++;
 	}
@@ -452,12 +455,14 @@ static u32 bench_xcpu_alloc_batch(struct bench_xcpu *x)
 
 static u32 bench_xcpu_return_batch(struct bench_xcpu_worker *w)
 {
+	/* pairs with the allocator's release of head: filled slots */
 	u32 head = smp_load_acquire(&w->head), n = 0;
 
 	while (w->tail != head && n < BENCH_XCPU_BATCH) {
 		page_pool_put_full_page(w->xcpu->run->pool,
 					w->slot[w->tail % BENCH_XCPU_QUEUE],
 					false);
+		/* the slot is free for the allocator once tail passes it */
 		smp_store_release(&w->tail, w->tail + 1);
 		n++;
 	}
@@ -517,6 +522,7 @@ static int bench_xcpu_work(void *data, unsigned int idx,
 	struct bench_xcpu *x = data;
 	struct bench_xcpu_worker *w = &x->w[idx];
 	u64 since = 0;
+	bool done;
 
 	w->rec = rec;
 	if (!idx) {
@@ -529,17 +535,23 @@ static int bench_xcpu_work(void *data, unsigned int idx,
 				break;
 			}
 		}
+		/* after the last head: returners that see it drain all */
 		smp_store_release(&x->alloc_done, true);
 		return 0;
 	}
 	for (;;) {
+		/* pairs with the allocator's release of head */
 		if (smp_load_acquire(&w->head) != w->tail) {
 			bench_xcpu_batch(w);
 			since = 0;
 			continue;
 		}
-		if (smp_load_acquire(&x->alloc_done) &&
-		    smp_load_acquire(&w->head) == w->tail)
+		/* done is released after the last head: heads read after it
+		 * are final, so an empty queue then stays empty
+		 */
+		done = smp_load_acquire(&x->alloc_done);
+		/* pairs with the allocator's release of head */
+		if (done && smp_load_acquire(&w->head) == w->tail)
 			return 0;
 		if (!bench_xcpu_wait(x, &since,
 				     "the allocating CPU sent no page"))
@@ -1010,59 +1022,59 @@ static int bench_setup_dma_pool(struct bench_run *run)
  * The tests, one row each: name, run_flags bit, context, body, setup, and
  * why this kernel cannot run it (NULL: it can).  A plain load runs all of
  * them in this order; bits 0-6 are the legacy benchmark's nine tests.
- * The run_flags mask and the parameter descriptions derive from here.
+ * The run_flags mask and the parameter descriptions derive from here:
+ * each use defines BENCH_TEST() to take what it needs from a row.
  */
-#define BENCH_TESTS(T)							\
-	T("for_loop", 0, process, bench_for_loop, NULL, NULL)		\
-	T("atomic_inc", 0, process, bench_atomic_inc, NULL, NULL)	\
-	T("lock", 0, process, bench_lock, NULL, NULL)			\
-	T("no-softirq-page_pool01", 1, process, bench_pp_fast_path,	\
-	  bench_setup_pool, NULL)					\
-	T("no-softirq-page_pool02", 2, process, bench_pp_ptr_ring,	\
-	  bench_setup_pool, NULL)					\
-	T("no-softirq-page_pool03", 3, process, bench_pp_slow,		\
-	  bench_setup_pool, NULL)					\
-	T("tasklet_page_pool01_fast_path", 4, softirq,			\
-	  bench_pp_fast_path, bench_setup_pool, NULL)			\
-	T("tasklet_page_pool02_ptr_ring", 5, softirq, bench_pp_ptr_ring,	\
-	  bench_setup_pool, NULL)					\
-	T("tasklet_page_pool03_slow", 6, softirq, bench_pp_slow,	\
-	  bench_setup_pool, NULL)					\
-	T("tasklet_page_pool04_dma_fast_path", 7, softirq,		\
-	  bench_pp_fast_path, bench_setup_dma_pool, NULL)		\
-	T("tasklet_page_pool05_dma_ptr_ring", 8, softirq,		\
-	  bench_pp_ptr_ring, bench_setup_dma_pool, NULL)		\
-	T("tasklet_page_pool06_dma_slow", 9, softirq, bench_pp_slow,	\
-	  bench_setup_dma_pool, NULL)					\
-	T("tasklet_page_pool07_frag", 10, softirq, bench_pp_frag,	\
-	  bench_setup_frag_pool, NULL)					\
-	T("tasklet_page_pool08_bulk", 11, softirq, bench_pp_bulk,	\
-	  bench_setup_pool, NULL)					\
-	T("tasklet_page_pool09_netmem", 12, softirq, bench_pp_netmem,	\
-	  bench_setup_pool, BENCH_NETMEM_UNSUPPORTED)			\
-	T("napi_page_pool01_fast_path", 13, napi, bench_pp_fast_path,	\
-	  bench_setup_pool, NULL)					\
-	T("napi_page_pool02_ptr_ring", 14, napi, bench_pp_ptr_ring,	\
-	  bench_setup_pool, NULL)					\
-	T("napi_page_pool03_skb_bound", 15, napi, bench_skb_free,	\
-	  bench_setup_napi_pool, BENCH_PP_NAPI_UNSUPPORTED)		\
-	T("napi_page_pool04_skb_unbound", 16, napi, bench_skb_free,	\
-	  bench_setup_pool, NULL)					\
-	T("cross_cpu_page_pool01_return", 17, cpus, NULL,		\
-	  bench_setup_pool, NULL)
+#define BENCH_TESTS BENCH_TABLE(					\
+	BENCH_TEST("for_loop", 0, process, bench_for_loop, NULL, NULL)	\
+	BENCH_TEST("atomic_inc", 0, process, bench_atomic_inc, NULL, NULL) \
+	BENCH_TEST("lock", 0, process, bench_lock, NULL, NULL)		\
+	BENCH_TEST("no-softirq-page_pool01", 1, process, bench_pp_fast_path, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("no-softirq-page_pool02", 2, process, bench_pp_ptr_ring, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("no-softirq-page_pool03", 3, process, bench_pp_slow,	\
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("tasklet_page_pool01_fast_path", 4, softirq,		\
+		   bench_pp_fast_path, bench_setup_pool, NULL)		\
+	BENCH_TEST("tasklet_page_pool02_ptr_ring", 5, softirq, bench_pp_ptr_ring, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("tasklet_page_pool03_slow", 6, softirq, bench_pp_slow, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("tasklet_page_pool04_dma_fast_path", 7, softirq,	\
+		   bench_pp_fast_path, bench_setup_dma_pool, NULL)	\
+	BENCH_TEST("tasklet_page_pool05_dma_ptr_ring", 8, softirq,	\
+		   bench_pp_ptr_ring, bench_setup_dma_pool, NULL)	\
+	BENCH_TEST("tasklet_page_pool06_dma_slow", 9, softirq, bench_pp_slow, \
+		   bench_setup_dma_pool, NULL)				\
+	BENCH_TEST("tasklet_page_pool07_frag", 10, softirq, bench_pp_frag, \
+		   bench_setup_frag_pool, NULL)				\
+	BENCH_TEST("tasklet_page_pool08_bulk", 11, softirq, bench_pp_bulk, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("tasklet_page_pool09_netmem", 12, softirq, bench_pp_netmem, \
+		   bench_setup_pool, BENCH_NETMEM_UNSUPPORTED)		\
+	BENCH_TEST("napi_page_pool01_fast_path", 13, napi, bench_pp_fast_path, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("napi_page_pool02_ptr_ring", 14, napi, bench_pp_ptr_ring, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("napi_page_pool03_skb_bound", 15, napi, bench_skb_free, \
+		   bench_setup_napi_pool, BENCH_PP_NAPI_UNSUPPORTED)	\
+	BENCH_TEST("napi_page_pool04_skb_unbound", 16, napi, bench_skb_free, \
+		   bench_setup_pool, NULL)				\
+	BENCH_TEST("cross_cpu_page_pool01_return", 17, cpus, NULL,	\
+		   bench_setup_pool, NULL))
+/* One macro argument: the rows are one table, not many statements. */
+#define BENCH_TABLE(...)	__VA_ARGS__
 
-#define BENCH_TEST_ROW(name, bit, ctx, body, setup, unsupported)	\
+#define BENCH_TEST(name, bit, ctx, body, setup, unsupported)		\
 	{ name, bit, &bench_ctx_##ctx, body, setup, unsupported },
-#define BENCH_TEST_BIT(name, bit, ...)	| BIT(bit)
-#define BENCH_TEST_BIT_DESC(name, bit, ...)	" " #bit "=" name
-#define BENCH_TEST_NAME_DESC(name, ...)	" " name
-
 static const struct bench_test bench_tests[] = {
-	BENCH_TESTS(BENCH_TEST_ROW)
+	BENCH_TESTS
 };
 
+#undef BENCH_TEST
+
 #define BENCH_NR_TESTS		ARRAY_SIZE(bench_tests)
-#define BENCH_ALL_BITS		(0 BENCH_TESTS(BENCH_TEST_BIT))
 
 static DECLARE_BITMAP(bench_selected, BENCH_NR_TESTS);
 
@@ -1190,14 +1202,18 @@ MODULE_PARM_DESC(loops, "Iterations per repetition, " BENCH_LOOPS_ACCEPTED
 		 " (default: as many as fit in time_ms)");
 module_param_cb(run_flags, &bench_run_flags_ops, &run_flags, 0444);
 __MODULE_PARM_TYPE(run_flags, "uint");
+#define BENCH_TEST(name, bit, ...)	" " #bit "=" name
 MODULE_PARM_DESC(run_flags,
 		 "Tests to run, a bit mask of these bits=tests (default: all; with tests=, both select):"
-		 BENCH_TESTS(BENCH_TEST_BIT_DESC));
+		 BENCH_TESTS);
+#undef BENCH_TEST
 module_param_cb(tests, &bench_tests_ops, NULL, 0444);
 __MODULE_PARM_TYPE(tests, "string");
+#define BENCH_TEST(name, ...)	" " name
 MODULE_PARM_DESC(tests,
 		 "Tests to run by name, separated by commas: a name ending in '*' selects the tests it begins, 'legacy' the nine of bits 0-6, 'all' every test (default: all); names:"
-		 BENCH_TESTS(BENCH_TEST_NAME_DESC));
+		 BENCH_TESTS);
+#undef BENCH_TEST
 module_param_cb(time_ms, &bench_time_ms_ops, &time_ms, 0444);
 __MODULE_PARM_TYPE(time_ms, "uint");
 MODULE_PARM_DESC(time_ms, "Timed duration per test in ms, all repetitions together, when loops is not given, "
@@ -1937,6 +1953,7 @@ static bool bench_select_word(const char *word, size_t len)
 static int bench_select_tests(void)
 {
 	const char *word = tests;
+	unsigned long all_bits = 0;
 	size_t i, len;
 
 	bitmap_zero(bench_selected, BENCH_NR_TESTS);
@@ -1944,10 +1961,12 @@ static int bench_select_tests(void)
 		bitmap_fill(bench_selected, BENCH_NR_TESTS);
 		return 0;
 	}
-	if (run_flags_given && (!run_flags || run_flags & ~BENCH_ALL_BITS)) {
+	for (i = 0; i < BENCH_NR_TESTS; i++)
+		all_bits |= BIT(bench_tests[i].bit);
+	if (run_flags_given && (!run_flags || run_flags & ~all_bits)) {
 		pr_err("run_flags=0x%x invalid: %s; accepted: a mask of bits 0-%d (0x1..0x%lx), see modinfo\n",
 		       run_flags, run_flags ? "unknown bits" : "selects no test",
-		       fls(BENCH_ALL_BITS) - 1, BENCH_ALL_BITS);
+		       fls(all_bits) - 1, all_bits);
 		return -EINVAL;
 	}
 	for (i = 0; run_flags_given && i < BENCH_NR_TESTS; i++)

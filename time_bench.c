@@ -280,11 +280,13 @@ static int time_bench_cpu_thread(void *arg)
 					 READ_ONCE(tc->exiting));
 		if (READ_ONCE(tc->exiting))
 			break;
+		/* pairs with the release of a new generation: its setup */
 		if (smp_load_acquire(&tc->generation) == seen)
 			continue;
 		seen = tc->generation;
 		/* The start line: wait for the others, then go together. */
 		atomic_inc(&tc->arrived);
+		/* pairs with the release of go: the run's parameters */
 		while (!(go = smp_load_acquire(&tc->go))) {
 			cpu_relax();
 			cond_resched();
@@ -378,18 +380,21 @@ int time_bench_cpus_run(struct time_bench_cpus *tc,
 	atomic_set(&tc->running, tc->nr);
 	WRITE_ONCE(tc->go, 0);
 	reinit_completion(&tc->done);
+	/* publishes the run set up above to the waiting threads */
 	smp_store_release(&tc->generation, tc->generation + 1);
 	wake_up_all(&tc->wq);
 
 	deadline = jiffies + msecs_to_jiffies(TIME_BENCH_CPUS_START_MS);
 	while (atomic_read(&tc->arrived) < tc->nr) {
 		if (time_after(jiffies, deadline)) {
+			/* tells the threads that arrived to give up */
 			smp_store_release(&tc->go, -1);
 			wait_for_completion(&tc->done);
 			return -ETIMEDOUT;
 		}
 		usleep_range(10, 100);
 	}
+	/* all arrived: the start, after everything set up before it */
 	smp_store_release(&tc->go, 1);
 	wait_for_completion(&tc->done);
 	return tc->error;

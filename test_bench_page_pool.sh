@@ -42,7 +42,10 @@ EOF
 
 # What each test must do: the path its pages take (see the module's
 # probe): cache, ring, allocator, "any" (cache or ring: the kernel's
-# choice) or "-" (no page_pool).  Names, bits and contexts come from the
+# choice), "frag" (the probe sees the cache; the pool reuses its
+# fragment page in place once both halves are back, so page_pool's
+# counters show one fast allocation per fragment and no recycling) or
+# "-" (no page_pool).  Names, bits and contexts come from the
 # results file; a test without a line here fails its path check.
 EXPECTED_PATHS="for_loop -
 atomic_inc -
@@ -56,7 +59,7 @@ tasklet_page_pool03_slow allocator
 tasklet_page_pool04_dma_fast_path cache
 tasklet_page_pool05_dma_ptr_ring ring
 tasklet_page_pool06_dma_slow allocator
-tasklet_page_pool07_frag cache
+tasklet_page_pool07_frag frag
 tasklet_page_pool08_bulk ring
 tasklet_page_pool09_netmem cache
 napi_page_pool01_fast_path cache
@@ -259,8 +262,11 @@ check_pp_stats() {	# name path total_invoke_count
 	ring=$(field "$1" recycle_ring)
 	ring_full=$(field "$1" recycle_ring_full)
 	refcnt=$(field "$1" recycle_released_refcnt)
+	fast=$(field "$1" alloc_fast)
 	desc="$desc (cached=$cached ring=$ring ring_full=$ring_full released_refcnt=$refcnt of $3)"
 	case $2 in
+	# Two fragments per page: the module's BENCH_FRAG_SIZE is half a page.
+	frag) ktap_test_result "$desc, alloc_fast=$fast" test "$fast" = $((2 * $3)) -a "$cached" = 0 -a "$ring" = 0 -a "$refcnt" = 0 ;;
 	cache) ktap_test_result "$desc" test "$cached" = "$3" -a "$ring" = 0 -a "$refcnt" = 0 ;;
 	# A full ring gives the page back to the page allocator instead.
 	ring) ktap_test_result "$desc" test $((ring + ring_full)) = "$3" -a "$cached" = 0 -a "$refcnt" = 0 ;;
@@ -308,6 +314,10 @@ for name in $(selected); do
 		# falls back to the ring, 6.12 uses the cache.
 		ktap_test_result "$name recycles ($got), no page from the allocator" \
 			test "$allocated" = 0 -a \( "$got" = cache -o "$got" = ring \)
+		;;
+	frag)
+		ktap_test_result "$name reuses its fragment page in place (probe: $got), no page from the allocator ($allocated)" \
+			test "$got" = cache -a "$allocated" = 0
 		;;
 	allocator)
 		ktap_test_result "$name returns every page to the allocator ($got, released $released)" \

@@ -2,13 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host-side tests of test_bench_page_pool.sh's exits that need no module:
-# usage errors, and the kselftest skips.  Prints "N passed, N failed".
+# usage errors, and the kselftest skips.  Prints KTAP.
+#
+# The wrapper runs from a copy in a fresh folder that every user may
+# enter, as the kselftest install would be: the checkout itself may sit
+# where other users cannot (a 0700 home, a mktemp -d folder), and the
+# "not root" case runs it as nobody.
 set -u
-WRAPPER=$(cd "$(dirname "$0")/.." && pwd)/test_bench_page_pool.sh
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-passed=0
-failed=0
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/ktap_lib.sh"
+
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+chmod 755 "$dir"
+for f in test_bench_page_pool.sh ktap_lib.sh splat_patterns; do
+	cp "$TOP/$f" "$dir/" && chmod 644 "$dir/$f" || exit 1
+done
+WRAPPER=$dir/test_bench_page_pool.sh
+out=$dir/out
 
 expect() {	# description status pattern command...
 	desc=$1 want=$2 pattern=$3
@@ -16,15 +27,16 @@ expect() {	# description status pattern command...
 	"$@" >"$out" 2>&1
 	got=$?
 	if [ "$got" = "$want" ] && grep -Eq -- "$pattern" "$out"; then
-		passed=$((passed + 1))
-		echo "ok - $desc"
+		ktap_test_pass "$desc"
 	else
-		failed=$((failed + 1))
-		echo "not ok - $desc (exit $got, want $want)"
+		ktap_print_msg "exit $got, want $want; output:"
 		sed 's/^/#   /' "$out"
+		ktap_test_fail "$desc"
 	fi
 }
 
+ktap_print_header
+ktap_set_plan 8
 expect "-h prints usage, exit 0" 0 '^usage: ' sh "$WRAPPER" -h
 expect "unknown option: usage, exit 1" 1 '^usage: ' sh "$WRAPPER" -x
 expect "a word that is no parameter: usage, exit 1" 1 \
@@ -38,6 +50,7 @@ expect "not root: KTAP skip, exit 4" 4 '^1\.\.0 # SKIP must be run as root' \
 expect "no modules in -d DIR: KTAP skip, exit 4" 4 \
 	'^1\.\.0 # SKIP (no time_bench.ko|kernel has no page_pool)' \
 	sh "$WRAPPER" -d /nonexistent
-
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+rm "$dir/splat_patterns"
+expect "splat_patterns missing beside it: exit 1 with the reason" 1 \
+	'splat_patterns is missing' sh "$WRAPPER"
+ktap_finished

@@ -12,6 +12,7 @@
 #   ARGS       module parameters of both sides
 #   LOADS      loads per side (default: AB_DEFAULT_LOADS)
 #   CPU        QEMU CPU model (default: max)
+#   VCPUS      the guests' virtual CPUs (default: 2)
 #   FAIL_ABOVE exit 1 when a test got slower by more than this many
 #              percent with a "change" verdict (bench-compare --fail-above)
 #   ALPHA      significance level of the table (default: bench-compare's)
@@ -34,6 +35,7 @@ AFTER=${AFTER:-}
 LOADS=${LOADS:-$AB_DEFAULT_LOADS}
 ARGS=${ARGS:-}
 CPU=${CPU:-max}
+VCPUS=${VCPUS:-2}
 TIMEOUT=${TIMEOUT:-900}
 FAIL_ABOVE=${FAIL_ABOVE:-}
 ALPHA=${ALPHA:-}
@@ -93,7 +95,7 @@ echo RESULTS-END
 rmmod bench_page_pool_simple
 EOF
 	out=$(sh "$BENCH_TOP/tools/guest.sh" -k "$image" -r "$release" \
-		-m "$mods" -c "$CPU" -t "$TIMEOUT" -p "$payload" \
+		-m "$mods" -c "$CPU" -s "$VCPUS" -t "$TIMEOUT" -p "$payload" \
 		-a "$append" -l "$OUT/$name.log")
 	rc=$?
 	if [ $rc != 0 ]; then

@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Builds the debug kernel (lockdep, KASAN, kmemleak, atomic-sleep checks,
-# fail_page_alloc, page_pool stats) from Debian's linux-source-6.12:
-# tinyconfig plus debug/debug.config.  The build is cached under
-# $BENCH_CACHE/debug-kernel, keyed by the source and the fragment, and
-# reused while both are unchanged.  Prints the build tree (KDIR); its
-# arch/x86/boot/bzImage is the image.
+# DMA API debugging, fail_page_alloc, page_pool stats) from Debian's
+# linux-source-6.12: tinyconfig plus debug/debug.config, with this project
+# in the tree as lib/bench_page_pool, built by the kernel's own
+# "make modules" (CONFIG_BENCH_PAGE_POOL_SIMPLE=m).
+#
+# The build is cached under $BENCH_CACHE/debug-kernel, keyed by the source
+# and the fragment; a change to the project only rebuilds its modules.
+# Prints the build tree (KDIR); its arch/x86/boot/bzImage is the image
+# and lib/bench_page_pool/*.ko the in-tree modules.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -15,34 +19,52 @@ need_packages make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio \
 SRC=$(kernel_source) || exit 1
 FRAGMENT=$BENCH_TOP/debug/debug.config
 OUT=$BENCH_CACHE/debug-kernel
+log=$OUT/build.log
+
+# The two lines a parent directory needs for an in-tree copy.
+in_tree() {
+	# shellcheck disable=SC2086
+	copy_files "$SRC/lib/bench_page_pool" $BENCH_MODULE_FILES
+	grep -qF 'lib/bench_page_pool/Kconfig' "$SRC/lib/Kconfig.debug" ||
+		echo 'source "lib/bench_page_pool/Kconfig"' >>"$SRC/lib/Kconfig.debug"
+	grep -qF 'bench_page_pool/' "$SRC/lib/Makefile" ||
+		echo 'obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool/' \
+			>>"$SRC/lib/Makefile"
+}
+
+in_tree
 key="$(cat "$SRC/.unpacked" "$SRC/Makefile" "$FRAGMENT" | md5sum | cut -d' ' -f1)"
 
-if [ -f "$OUT/.built" ] && [ "$(cat "$OUT/.built")" = "$key" ] &&
-   [ -f "$OUT/arch/x86/boot/bzImage" ]; then
-	echo "$OUT"
-	exit 0
-fi
+if [ ! -f "$OUT/.built" ] || [ "$(cat "$OUT/.built")" != "$key" ] ||
+   [ ! -f "$OUT/arch/x86/boot/bzImage" ]; then
+	say "building the debug kernel in $OUT (about 5 minutes on 2 cores)"
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	{
+		make -C "$SRC" O="$OUT" tinyconfig &&
+		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" \
+			"$OUT/.config" "$FRAGMENT" &&
+		make -C "$SRC" O="$OUT" olddefconfig
+	} >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed"; }
 
-say "building the debug kernel in $OUT (about 10 minutes on 2 cores)"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-log=$OUT/build.log
-{
-	make -C "$SRC" O="$OUT" tinyconfig &&
-	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" \
-		"$FRAGMENT" &&
-	make -C "$SRC" O="$OUT" olddefconfig
-} >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed"; }
-
-# Every option the fragment sets must have survived olddefconfig.
-missing=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
-	  "$FRAGMENT" | while read -r line; do
-		grep -qxF "$line" "$OUT/.config" || echo "$line"
-	  done)
-[ -z "$missing" ] || die "debug.config options lost by olddefconfig:
+	# Every option the fragment sets must have survived olddefconfig.
+	missing=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
+		  "$FRAGMENT" | while read -r line; do
+			grep -qxF "$line" "$OUT/.config" || echo "$line"
+		  done)
+	[ -z "$missing" ] || die "debug.config options lost by olddefconfig:
 $missing"
 
-make -C "$SRC" O="$OUT" -j"$(nproc)" bzImage modules >>"$log" 2>&1 ||
-	{ tail -n 30 "$log" >&2; die "debug kernel build failed (log: $log)"; }
-echo "$key" >"$OUT/.built"
+	make -C "$SRC" O="$OUT" -j"$(nproc)" bzImage modules >>"$log" 2>&1 ||
+		{ tail -n 30 "$log" >&2; die "debug kernel build failed (log: $log)"; }
+	echo "$key" >"$OUT/.built"
+fi
+
+# Incremental: only what changed in lib/bench_page_pool is rebuilt.
+make -C "$SRC" O="$OUT" -j"$(nproc)" modules >>"$log" 2>&1 ||
+	{ tail -n 30 "$log" >&2; die "in-tree module build failed (log: $log)"; }
+for ko in time_bench bench_page_pool_simple; do
+	[ -f "$OUT/lib/bench_page_pool/$ko.ko" ] ||
+		die "the kernel's make modules built no lib/bench_page_pool/$ko.ko"
+done
 echo "$OUT"

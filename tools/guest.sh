@@ -52,6 +52,9 @@ while getopts k:r:p:m:f:D:b:c:s:t:l:a: opt; do
 	esac
 done
 [ -n "$image" ] && [ -n "$release" ] && [ -n "$payload" ] || usage
+case $smp in
+'' | *[!0-9]* | 0) die "VCPUS=$smp: accepted: a whole number of virtual CPUs, 1 or more" ;;
+esac
 
 need_packages qemu-system-x86 busybox-static cpio
 

@@ -7,6 +7,8 @@
 #           or the path to a kernel image, with KDIR its build tree
 #   ARGS    module parameters, e.g. "loops=1000000 run_flags=0x70"
 #   CPU     QEMU CPU model (default: max)
+#   VCPUS   the guest's virtual CPUs (default: 2); the cross-CPU test
+#           with return_cpus=N needs N + 1
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
 #   RESULTS where to keep the results file (default:
 #           build/results-RELEASE-CPU.txt), for bench-compare
@@ -18,6 +20,7 @@ set -u
 KERNEL=${KERNEL:-6.12}
 ARGS=${ARGS:-}
 CPU=${CPU:-max}
+VCPUS=${VCPUS:-2}
 TIMEOUT=${TIMEOUT:-900}
 RESULTS=${RESULTS:-}
 
@@ -45,7 +48,7 @@ EOF
 
 say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE, qemu -cpu $CPU"
 out=$(sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
-	-m "$mods" -c "$CPU" -t "$TIMEOUT" -p "$payload" -l "$log")
+	-m "$mods" -c "$CPU" -s "$VCPUS" -t "$TIMEOUT" -p "$payload" -l "$log")
 rc=$?
 if [ $rc != 0 ]; then
 	printf '%s\n' "$out"

@@ -2,22 +2,27 @@
 #
 # Guest payload of "make check": runs in a throw-away guest as root,
 # from /bench, with the modules in /lib/modules/$(uname -r)/extra.
-# Prints one "ok"/"not ok" line per check and exits 1 if any failed.
+# Prints KTAP, one line per check, and exits 1 if any failed.
 # /bench/suite.conf may set LONG_SECONDS (run loops=4294967295 that long
-# and kill it), LEAK_RUNS (load/unload cycles of the leak check),
-# LEAK_LIMIT (pages a load may lose), PERF=0 (no perf check) and DEBUG=1
-# (debug kernel: second full run, kmemleak, fail_page_alloc).
+# and kill it), LEAK_RUNS (load/unload cycles of the leak check) and
+# LEAK_ARGS (their parameters),
+# LEAK_LIMIT (pages a load may lose), PERF=0 (no perf check), QUICK=1
+# (a second CPU model: the kselftest and the legacy lines only) and
+# DEBUG=1 (debug kernel: kmemleak, fail_page_alloc, DMA API debugging,
+# the kselftest install in /bench/kselftest, no timing-bound checks).
 
 MODULE=bench_page_pool_simple
 MODDIR=/lib/modules/$(uname -r)/extra
 LONG_SECONDS=0
 LEAK_RUNS=10
+LEAK_ARGS=loops=20000
 # Measured without a leak: about one page per run on Debian's kernels
 # (slab growth).  One run cycles 20000 pages through each test, so a
 # leak of one page in 2000 iterations, or of one pool's cache (64 pages),
 # loses ten or more per run.
 LEAK_LIMIT=10
 PERF=1
+QUICK=0
 DEBUG=0
 [ -r ./suite.conf ] && . ./suite.conf
 KMEMLEAK=/sys/kernel/debug/kmemleak
@@ -31,16 +36,14 @@ if [ "$DEBUG" = 1 ] && [ -w $KMEMLEAK ]; then
 	echo clear >$KMEMLEAK
 fi
 
-failed=0
-n=0
+. ./ktap_lib.sh
+ktap_print_header
 
 report() {	# status description
-	n=$((n + 1))
 	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
+		ktap_test_pass "$2"
 	else
-		echo "not ok $n $2"
-		failed=1
+		ktap_test_fail "$2"
 	fi
 }
 
@@ -60,7 +63,7 @@ loaded() {
 # Each bad value must fail the load and leave a dmesg line naming the
 # parameter and the value.
 bad_param() {	# param=value expected-text
-	mark="bad-param-check $n"
+	mark="bad-param-check $KTAP_TESTNO"
 	echo "$mark" >/dev/kmsg
 	modprobe $MODULE "$1" 2>/dev/null
 	rc=$?
@@ -91,24 +94,33 @@ fail_alloc_runs() {
 	echo 0 >$FAIL_PAGE_ALLOC/verbose
 	modprobe $MODULE loops=20000 && rmmod $MODULE
 	before=$(free_pages)
-	for flags in 0x08 0x40 0x06 0x30; do
-		mark="fail-alloc-check $flags"
+	# Each iteration of the slow tests allocates a page: they must
+	# fail.  The others allocate while warming up, or when a batch or a
+	# queue runs dry: they succeed or fail with the line.
+	for tests in no-softirq-page_pool03 tasklet_page_pool03_slow \
+		     tasklet_page_pool06_dma_slow \
+		     no-softirq-page_pool01,no-softirq-page_pool02 \
+		     tasklet_page_pool01_fast_path,tasklet_page_pool02_ptr_ring \
+		     tasklet_page_pool04_dma_fast_path,tasklet_page_pool05_dma_ptr_ring \
+		     tasklet_page_pool07_frag,tasklet_page_pool08_bulk \
+		     "napi_*" "cross_cpu_*"; do
+		mark="fail-alloc-check $tests"
 		echo "$mark" >/dev/kmsg
 		echo 5 >$FAIL_PAGE_ALLOC/probability
-		modprobe $MODULE loops=100000 run_flags=$flags
+		modprobe $MODULE loops=100000 "tests=$tests"
 		rc=$?
 		echo 0 >$FAIL_PAGE_ALLOC/probability
 		line=$(dmesg | sed -n "/$mark/,\$p" |
 		       grep "$MODULE: .*page allocation failed")
-		echo "#   run_flags=$flags with 5% of page allocations failing: modprobe exit $rc; dmesg: ${line#*] }"
-		case $flags in
-		0x08 | 0x40)	# every iteration allocates: must fail
+		echo "#   tests=$tests with 5% of page allocations failing: modprobe exit $rc; dmesg: ${line#*] }"
+		case $tests in
+		*_slow | *page_pool03)
 			! loaded && [ $rc != 0 ] && [ -n "$line" ] ;;
-		*)		# only the warm-up allocates
+		*)
 			{ loaded && [ $rc = 0 ]; } ||
 				{ ! loaded && [ -n "$line" ]; } ;;
 		esac
-		report $? "run_flags=$flags under fail_page_alloc ends cleanly"
+		report $? "tests=$tests under fail_page_alloc ends cleanly"
 		loaded && rmmod $MODULE
 	done
 	after=$(free_pages)
@@ -123,18 +135,25 @@ modprobe time_bench
 report $? "time_bench loads (modprobe resolves the dependency)"
 
 kselftest "kselftest, default parameters (sized by time_ms)"
-[ "$DEBUG" = 1 ] && kselftest "kselftest, default parameters, second run"
-kselftest "kselftest, explicit loops=20000" loops=20000
-kselftest "kselftest, one softirq test alone: run_flags=0x10" \
-	loops=100000 run_flags=0x10
+# Under KASAN and lockdep a fixed loops is minutes: the debug kernel
+# runs the time-sized load above, and the install's run below.
+if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
+	kselftest "kselftest, explicit loops=20000" loops=20000
+	kselftest "kselftest, tests by name: tests=legacy,napi*,tasklet_page_pool08_bulk" \
+		loops=20000 "tests=legacy,napi*,tasklet_page_pool08_bulk" bulk=4
+fi
+[ "$QUICK" = 0 ] &&
+	kselftest "kselftest, one softirq test alone: run_flags=0x10" \
+		loops=100000 run_flags=0x10
 
 # The relation check must be able to fail: "slow path cheaper than fast
 # path" fails, and only after a second load re-measured it.
-if [ "$DEBUG" != 1 ]; then
+if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
 	echo "tasklet_page_pool03_slow tasklet_page_pool01_fast_path" \
 		>/tmp/inverted
 	sh ./test_bench_page_pool.sh -d "$MODDIR" -r /tmp/inverted \
-		loops=20000 run_flags=0x50 >/tmp/ksft.out 2>&1
+		loops=20000 tests=tasklet_page_pool01_fast_path,tasklet_page_pool03_slow \
+		>/tmp/ksft.out 2>&1
 	rc=$?
 	sed 's/^/#   /' /tmp/ksft.out
 	[ $rc = 1 ] && [ "$(grep -c '^not ok' /tmp/ksft.out)" = 1 ] &&
@@ -143,31 +162,51 @@ if [ "$DEBUG" != 1 ]; then
 	report $? "kselftest fails an inverted relation after re-measuring it"
 fi
 
+if [ "$QUICK" = 0 ]; then
+
+# The first run_flags bit past the table's last one.
+modprobe $MODULE loops=1000 run_flags=1 && {
+	last=$(modinfo -F parm $MODULE | grep '^run_flags:' | tr ' ' '\n' |
+	       sed -n 's/^\([0-9]*\)=.*/\1/p' | sort -n | tail -n 1)
+	rmmod $MODULE
+}
+next_bit=$(printf '0x%x' $((1 << (${last:-30} + 1))))
 bad_param loops=0 "loops=0 invalid"
 bad_param loops=999 "loops=999 invalid"
 bad_param loops=abc "loops=abc invalid"
 bad_param loops=4294967296 "loops=4294967296 invalid"
 bad_param run_flags=0 "run_flags=0x0 invalid"
-bad_param run_flags=0x80 "run_flags=0x80 invalid"
+bad_param run_flags=$next_bit "run_flags=$next_bit invalid: unknown bits"
 bad_param run_flags=0xffffffff "run_flags=0xffffffff invalid"
 bad_param time_ms=0 "time_ms=0 invalid"
 bad_param time_ms=60001 "time_ms=60001 invalid"
+bad_param tests=nosuch "tests=nosuch invalid: 'nosuch' names no test"
+bad_param tests=legacy,,lock "tests=legacy,,lock invalid: '' names no test"
+bad_param bulk=0 "bulk=0 invalid"
+bad_param bulk=65 "bulk=65 invalid"
+bad_param return_cpus=0 "return_cpus=0 invalid"
+bad_param return_cpus=$(grep -c ^processor /proc/cpuinfo) \
+	"return_cpus=$(grep -c ^processor /proc/cpuinfo) invalid"
 
 # Pages: the free page count must come back after many full runs.  The
 # first run is not counted: it allocates the module's own memory.
-modprobe $MODULE loops=20000 && rmmod $MODULE
+# shellcheck disable=SC2086
+modprobe $MODULE $LEAK_ARGS && rmmod $MODULE
 before=$(free_pages)
 i=0
 ok=0
 while [ $i -lt "$LEAK_RUNS" ]; do
-	modprobe $MODULE loops=20000 && rmmod $MODULE || ok=1
+	# shellcheck disable=SC2086
+	modprobe $MODULE $LEAK_ARGS && rmmod $MODULE || ok=1
 	i=$((i + 1))
 done
 after=$(free_pages)
 lost=$((before - after))
 echo "#   free pages (buddy + per-CPU lists) before $before after $after: $lost lost over $LEAK_RUNS runs, limit $((LEAK_RUNS * LEAK_LIMIT))"
 [ $ok = 0 ] && [ $lost -lt $((LEAK_RUNS * LEAK_LIMIT)) ]
-report $? "no pages lost over $LEAK_RUNS load/run/unload cycles"
+report $? "no pages lost over $LEAK_RUNS load/run/unload cycles ($LEAK_ARGS)"
+
+fi
 
 # Repetitions pay: within one load of 90 repetitions, medians of 9
 # repetitions spread over the run (every tenth one) vary less than
@@ -212,9 +251,56 @@ spread_check() {
 	}' /tmp/samples
 }
 
-if [ "$DEBUG" = 0 ]; then
+if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
 	spread_check
 	report $? "the median of 9 repetitions spreads less than one repetition"
+fi
+
+# DMA API debugging (debug kernel): the DMA tests leave nothing mapped
+# on the module's device once their pools are gone, and no error.
+DMA_API=/sys/kernel/debug/dma-api
+if [ -r $DMA_API/dump ]; then
+	errors_before=$(cat $DMA_API/error_count)
+	modprobe $MODULE loops=20000 \
+		tests=tasklet_page_pool04_dma_fast_path,tasklet_page_pool05_dma_ptr_ring,tasklet_page_pool06_dma_slow
+	rc=$?
+	mapped=$(grep -c "$MODULE" $DMA_API/dump)
+	loaded && rmmod $MODULE
+	errors=$(($(cat $DMA_API/error_count) - errors_before))
+	echo "#   DMA tests: modprobe exit $rc; mappings left on the device: $mapped; new DMA-API errors: $errors"
+	[ $rc = 0 ] && [ "$mapped" = 0 ] && [ "$errors" = 0 ]
+	report $? "DMA tests leave no mapping and no DMA-API error"
+else
+	ktap_test_skip "DMA tests leave no mapping and no DMA-API error" \
+		"kernel without CONFIG_DMA_API_DEBUG"
+fi
+
+# The kselftest framework's install of the project (make check copies
+# it to /bench/kselftest): its runner, and the wrapper loading the .ko
+# files beside it, not the installed ones.
+KSFT_DIR=/bench/kselftest/net/bench_page_pool
+if [ -x /bench/kselftest/run_kselftest.sh ]; then
+	(cd /bench/kselftest && ./run_kselftest.sh) >/tmp/runner.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/runner.out
+	[ $rc = 0 ] &&
+		grep -qx 'ok 1 selftests: net/bench_page_pool: test_bench_page_pool.sh' \
+			/tmp/runner.out
+	report $? "run_kselftest.sh runs the installed kselftest"
+	loaded && rmmod $MODULE
+	lsmod | grep -q '^time_bench ' && rmmod time_bench
+
+	# The runner keeps the wrapper's own output to itself: ask it
+	# directly which modules it loaded.
+	sh $KSFT_DIR/test_bench_page_pool.sh loops=1000 \
+		tests=tasklet_page_pool01_fast_path >/tmp/ksft.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/ksft.out
+	[ $rc = 0 ] &&
+		grep -qx "# modules: insmod from $KSFT_DIR (beside this script)" \
+			/tmp/ksft.out
+	report $? "the installed wrapper loads the .ko files beside it"
+	lsmod | grep -q '^time_bench ' && rmmod time_bench
 fi
 
 if [ "$DEBUG" = 1 ]; then
@@ -237,7 +323,7 @@ if [ "$DEBUG" = 1 ]; then
 	fi
 fi
 
-if [ "$PERF" = 1 ] && command -v perf >/dev/null; then
+if [ "$PERF" = 1 ] && [ "$QUICK" = 0 ] && command -v perf >/dev/null; then
 	# The documented profiling recipe: one softirq test, recorded through
 	# modprobe; its samples must show the loop inside the tasklet.
 	perf record -q -e cpu-clock -g -o /tmp/perf.data \
@@ -314,5 +400,4 @@ if [ "$DEBUG" = 0 ]; then
 	rmmod $MODULE
 fi
 
-echo "# $n checks, $failed failed"
-exit $failed
+ktap_finished

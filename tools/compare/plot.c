@@ -110,6 +110,7 @@ static void put_script(FILE *gp, const struct comparison *cmp,
 		cmp->load_stat == LOAD_MIN ? "cheapest repetition" :
 					     "median repetition");
 	fputs("set ylabel \"% of before median\"\n"
+	      "set offsets 0, 0, graph 0.05, graph 0.05\n"
 	      "set grid ytics\n"
 	      "set key outside top center horizontal\n"
 	      "set bmargin 14\n"

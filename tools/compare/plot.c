@@ -9,6 +9,7 @@
  * 100 and of 30000 cycles share one axis and a shift reads as a percent.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "bench_compare.h"
 
 #define PLOT_OFFSET	0.2	/* of each side from the test's column */
+#define PLOT_LOG_SPAN	4	/* largest / smallest value: log scale above */
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -91,10 +93,38 @@ static void put_points(FILE *gp, const struct comparison *cmp)
 	fputs("EOD\n", gp);
 }
 
+/* The smallest and largest value plotted, in % of before; false if none. */
+static bool plot_range(const struct comparison *cmp, double *plo, double *phi)
+{
+	double lo = INFINITY, hi = 0, y;
+	size_t i, j;
+	int s;
+
+	for (i = 0; i < cmp->nr; i++) {
+		const struct row *r = &cmp->rows[i];
+
+		for (s = 0; s < NR_SIDES; s++) {
+			const struct vec *v = &r->test->val[s][MET_CYCLES];
+
+			for (j = 0; j < v->n && r->m[MET_CYCLES].before > 0; j++) {
+				y = v->v[j] / r->m[MET_CYCLES].before * 100;
+				if (y > 0 && y < lo)
+					lo = y;
+				if (y > hi)
+					hi = y;
+			}
+		}
+	}
+	*plo = lo;
+	*phi = hi;
+	return hi > 0 && isfinite(lo);
+}
+
 static void put_script(FILE *gp, const struct comparison *cmp,
 		       const char *path)
 {
 	size_t i, width = 320 + 70 * cmp->nr;
+	double lo, hi;
 
 	if (has_suffix(path, ".svg"))
 		fprintf(gp, "set terminal svg size %zu,560 dynamic background rgb 'white'\n",
@@ -111,8 +141,12 @@ static void put_script(FILE *gp, const struct comparison *cmp,
 					     "median repetition");
 	fputs("set ylabel \"% of before median\"\n"
 	      "set offsets 0, 0, graph 0.05, graph 0.05\n"
-	      "set grid ytics\n"
-	      "set key outside top center horizontal\n"
+	      "set grid ytics\n", gp);
+	/* a tenfold change would flatten all the others on a linear axis */
+	if (plot_range(cmp, &lo, &hi) && hi / lo > PLOT_LOG_SPAN)
+		fprintf(gp, "set logscale y\nset yrange [%g:%g]\n", lo / 1.25,
+			hi * 1.25);
+	fputs("set key outside top center horizontal\n"
 	      "set bmargin 14\n"
 	      "set xtics rotate by -40 left nomirror\n", gp);
 	fprintf(gp, "set xrange [-0.6:%zu.6]\n", cmp->nr ? cmp->nr - 1 : 0);

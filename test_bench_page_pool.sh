@@ -44,8 +44,9 @@ EOF
 # probe): cache, ring, allocator, "any" (cache or ring: the kernel's
 # choice), "frag" (the probe sees the cache; the pool reuses its
 # fragment page in place once both halves are back, so page_pool's
-# counters show one fast allocation per fragment and no recycling) or
-# "-" (no page_pool).  Names, bits and contexts come from the
+# counters show one fast allocation per fragment and no recycling),
+# "xcpu" (ring, and the pool may take from the page allocator what the
+# queues to the returning CPUs hold in flight) or "-" (no page_pool).  Names, bits and contexts come from the
 # results file; a test without a line here fails its path check.
 EXPECTED_PATHS="for_loop -
 atomic_inc -
@@ -66,7 +67,7 @@ napi_page_pool01_fast_path cache
 napi_page_pool02_ptr_ring ring
 napi_page_pool03_skb_bound cache
 napi_page_pool04_skb_unbound ring
-cross_cpu_page_pool01_return ring"
+cross_cpu_page_pool01_return xcpu"
 
 # Pairs "cheaper dearer" measured to hold on any machine (README.rst).
 RELATIONS="tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring
@@ -253,6 +254,9 @@ fi
 # page_pool's own counters over the timed loop, where the kernel keeps
 # them (CONFIG_PAGE_POOL_STATS): every iteration recycled the test's way.
 check_pp_stats() {	# name path total_invoke_count
+	# Returned from other CPUs, the pages take the ring (or, when it is
+	# full, go back to the page allocator).
+	[ "$2" = xcpu ] && set -- "$1" ring "$3"
 	desc="$1 page_pool stats agree with path $(echo "$2" | sed "s/^any$/cache or ring/")"
 	if ! echo "$results" | grep -qx 'page_pool_stats: yes'; then
 		ktap_test_skip "$desc" "kernel without CONFIG_PAGE_POOL_STATS"
@@ -314,6 +318,15 @@ for name in $(selected); do
 		# falls back to the ring, 6.12 uses the cache.
 		ktap_test_result "$name recycles ($got), no page from the allocator" \
 			test "$allocated" = 0 -a \( "$got" = cache -o "$got" = ring \)
+		;;
+	xcpu)
+		# Pages in flight to the returning CPUs are out of the pool:
+		# up to a queue of 256 each, and page_pool refills from the
+		# page allocator 64 at a time.
+		returners=$(echo "$results" | grep -c "^cpu: name=$name .* role=return ")
+		most=$((256 * returners + 64))
+		ktap_test_result "$name recycles through the ring ($got), from the allocator at most what $returners returning CPU(s) hold in flight ($allocated <= $most)" \
+			test "$got" = ring -a "$returners" -gt 0 -a "$allocated" -le "$most"
 		;;
 	frag)
 		ktap_test_result "$name reuses its fragment page in place (probe: $got), no page from the allocator ($allocated)" \

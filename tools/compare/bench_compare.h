@@ -21,6 +21,8 @@
 #define NEED_LOADS_MAX		1000000
 #define INT_DECIMALS		3	/* a quotient of integer totals */
 
+#define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
+
 /*
  * User-space stand-in for the kernel's __printf (compiler_attributes.h);
  * split over two lines only so that checkpatch does not ask for __printf

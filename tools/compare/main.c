@@ -94,6 +94,11 @@ static const char help_text[] =
 	"              Also draw, with gnuplot, each test's per-load values of\n"
 	"              both sides and their medians, in percent of the before\n"
 	"              median, into FILE: SVG if it ends in .svg, PNG in .png.\n"
+	"              Test names reach gnuplot as data, never as commands, and\n"
+	"              FILE not at all: gnuplot draws into a new file beside it,\n"
+	"              which replaces FILE once complete. When it cannot be drawn\n"
+	"              (a name holding '\"' or '\\', FILE a directory or in a\n"
+	"              missing one), nothing is printed and no file is left.\n"
 	"\n"
 	"       -h, --help\n"
 	"              Print this help and exit.\n"
@@ -376,9 +381,11 @@ int main(int argc, char **argv)
 	}
 
 	compare_build(&set, o.alpha, &cmp);
-	print_report(&set, &cmp, o.fmt);
+	/* all or nothing: no table when the picture cannot be drawn */
 	if (o.plot && plot_write(&cmp, o.plot))
 		ret = 2;
+	else
+		print_report(&set, &cmp, o.fmt);
 
 	for (i = 0; !ret && o.fail_above >= 0 && i < cmp.nr; i++) {
 		const struct row *r = &cmp.rows[i];

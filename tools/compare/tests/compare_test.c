@@ -17,7 +17,6 @@
 #include "bench_compare.h"
 #include "ktap_test.h"
 
-#define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))
 #define EPS		(1 / 1e12)	/* for values computed exactly */
 #define MAX_BRUTE_N	12	/* pooled values for the brute-force p */
 

@@ -504,6 +504,83 @@ t_plot() {
 	ok_if "$ok" "--plot draws an SVG and a PNG, the table unchanged"
 }
 
+# The name in a results file and in a dmesg line, both sides.
+hostile_inputs() {	# name
+	for side in b a; do
+		printf 'format: bench_page_pool_simple 1\ntest: name=%s cycles=1000 ns=500 invoke_count=10\n' \
+			"$1" >"$tmp/hostile_$side.txt"
+		printf 'time_bench: Type:%s Per elem: 100 cycles(tsc) 50.000 ns (step:0) - (measurement period time:0.000000500 sec time_interval:500) - (invoke count:10 tsc_interval:1000)\n' \
+			"$1" >"$tmp/hostile_$side.log"
+	done
+}
+
+# gnuplot runs what backquotes hold in its commands: names and paths
+# must reach it as data, or not at all.
+t_plot_hostile() {
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		ktap_test_skip "--plot runs nothing that names or paths hold" \
+			"gnuplot not installed"
+		return
+	fi
+	ok=0
+	mkdir "$tmp/plots"
+	hostile_inputs "a\`touch\${IFS}$tmp/pwned1\`b"
+	bc --plot "$tmp/plots/r.svg" "$tmp/hostile_b.txt" "$tmp/hostile_a.txt"
+	rc_is 0 || ok=1
+	grep -qF 'touch${IFS}' "$tmp/plots/r.svg" || { diag "name not drawn as it is"; ok=1; }
+	hostile_inputs "t\`id>$tmp/pwned2\`"
+	bc --plot "$tmp/plots/d.svg" "$tmp/hostile_b.log" "$tmp/hostile_a.log"
+	rc_is 0 || ok=1
+	# relative paths: the commands would run in the current directory
+	ab=$(pwd)/$AB aa=$(pwd)/$AA
+	(cd "$tmp/plots" && bc --plot 'x
+!touch pwned3
+.svg' "$ab" "$aa" && echo "$rc" >rc)
+	rc=$(cat "$tmp/plots/rc")
+	rc_is 0 || ok=1
+	[ -s "$tmp/plots/x
+!touch pwned3
+.svg" ] || { diag "no SVG under the path with a newline"; ok=1; }
+	(cd "$tmp/plots" && bc --plot 'q"`touch pwned4`".svg' "$ab" "$aa" &&
+		echo "$rc" >rc)
+	rc=$(cat "$tmp/plots/rc")
+	rc_is 0 || ok=1
+	[ -s "$tmp/plots/q\"\`touch pwned4\`\".svg" ] || { diag "no SVG under the path with quotes"; ok=1; }
+	for n in 1 2 3 4; do
+		[ ! -e "$tmp/pwned$n" ] && [ ! -e "$tmp/plots/pwned$n" ] ||
+			{ diag "reproduction $n ran a command"; ok=1; }
+	done
+	ok_if "$ok" "--plot runs nothing that test names or the path hold"
+}
+
+# A picture that cannot be drawn leaves nothing: no table, no file, no
+# SVG on stdout, and a directory in its way stays.
+t_plot_cannot() {
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		ktap_test_skip "--plot that cannot draw leaves nothing" \
+			"gnuplot not installed"
+		return
+	fi
+	ok=0
+	bc --plot "$tmp/nosuchdir/x.svg" "$AB" "$AA"
+	rc_is 2 || ok=1
+	[ ! -s "$tmp/out" ] || { diag "stdout not empty"; ok=1; }
+	has err "^bench-compare: --plot $tmp/nosuchdir/x.svg: cannot create a file there: No such file or directory$" || ok=1
+	mkdir "$tmp/dir.svg"
+	bc --plot "$tmp/dir.svg" "$AB" "$AA"
+	rc_is 2 || ok=1
+	[ -d "$tmp/dir.svg" ] || { diag "the directory was replaced"; ok=1; }
+	[ ! -s "$tmp/out" ] || { diag "stdout not empty"; ok=1; }
+	hostile_inputs 'a"b'
+	bc --plot "$tmp/q.svg" "$tmp/hostile_b.txt" "$tmp/hostile_a.txt"
+	rc_is 2 || ok=1
+	has err "^bench-compare: --plot: test name 'a\"b' cannot be drawn" || ok=1
+	[ ! -e "$tmp/q.svg" ] || { diag "a file was left"; ok=1; }
+	left=$(find "$tmp" -name '.bench-compare-plot.*' | wc -l)
+	[ "$left" = 0 ] || { diag "$left temporary files left"; ok=1; }
+	ok_if "$ok" "--plot that cannot draw: exit 2, no table, no file, a directory in its way kept"
+}
+
 t_formats_1() {
 	ok=0
 	bc "$B1" "$A1"
@@ -599,7 +676,8 @@ t_nothing_common() {
 TESTS="t_unit t_golden t_option_forms t_text_header t_org_valid t_md_rule
 t_loads_results t_loads_dmesg_overhead t_loads_dmesg_repeat t_loads_files
 t_loads_mixed t_ignored_lines t_need_loads t_change_noise t_env t_precision
-t_fail_above t_fail_above_within t_load_stat t_plot t_formats_1 t_legacy_cut
+t_fail_above t_fail_above_within t_load_stat t_plot t_plot_hostile
+t_plot_cannot t_formats_1 t_legacy_cut
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common"
 

@@ -10,7 +10,7 @@ set -u
 
 usage() {
 	cat >&2 <<EOF
-usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS] [-l LOG] [-a APPEND]
+usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS] [-l LOG] [-a APPEND] [-i]
   -k IMAGE    kernel image (bzImage/vmlinuz) to boot
   -r RELEASE  its release string, for /lib/modules/RELEASE
   -p PAYLOAD  shell script run in the guest as /payload.sh
@@ -23,6 +23,8 @@ usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-D DIR]... [-
   -t SECONDS  time limit of the whole guest run (default: 600)
   -l LOG      keep the console log here (default: a temporary file)
   -a APPEND   extra kernel command line
+  -i          count instructions: QEMU -icount shift=0,sleep=off, so the
+              guest's TSC advances one tick per executed instruction
 The payload's output is shown as it ends; exit status is the payload's,
 or 125 when the guest itself failed.
 EOF
@@ -30,11 +32,11 @@ EOF
 }
 
 image= release= payload= moddir= files= dirs= binaries= cpu=max smp=2
-limit=600 log= append=
+limit=600 log= append= icount=
 # Lists of paths, one a line, so that paths may hold spaces.
 nl='
 '
-while getopts k:r:p:m:f:D:b:c:s:t:l:a: opt; do
+while getopts k:r:p:m:f:D:b:c:s:t:l:a:i opt; do
 	case $opt in
 	k) image=$OPTARG ;;
 	r) release=$OPTARG ;;
@@ -48,6 +50,7 @@ while getopts k:r:p:m:f:D:b:c:s:t:l:a: opt; do
 	t) limit=$OPTARG ;;
 	l) log=$OPTARG ;;
 	a) append=$OPTARG ;;
+	i) icount="-icount shift=0,sleep=off" ;;
 	*) usage ;;
 	esac
 done
@@ -98,8 +101,9 @@ boots=0
 while :; do
 	boots=$((boots + 1))
 	: >"$log"
+	# shellcheck disable=SC2086
 	timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
-		-cpu "$cpu" -smp "$smp" -m 1024 -display none -monitor none \
+		-cpu "$cpu" -smp "$smp" $icount -m 1024 -display none -monitor none \
 		-no-reboot -serial "file:$log" -kernel "$image" \
 		-initrd "$work/initrd.gz" \
 		-append "console=ttyS0 panic=-1 rdinit=/init $append" </dev/null

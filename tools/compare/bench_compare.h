@@ -3,10 +3,11 @@
  * bench-compare: compares before/after runs of bench_page_pool_simple.
  *
  * Shared types and prototypes. The program is split by concern:
- * util.c (memory, numbers), input.c (results files and dmesg, grouped
- * into loads), env.c (environment fingerprints), stats.c (pure
- * statistics), compare.c (one row per test), table.c (text, markdown
- * and org tables), plot.c (gnuplot) and main.c (command line).
+ * util.c (memory, numbers, strings), input.c (files, lines and loads)
+ * with results.c (results files) and dmesg.c (kernel log lines) behind
+ * it, env.c (environment fingerprints), stats.c (pure statistics),
+ * compare.c (one row per test), table.c (text, markdown and org
+ * tables), plot.c (gnuplot) and main.c (command line).
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -20,6 +21,9 @@
 #define DEFAULT_ALPHA		0.05
 #define NEED_LOADS_MAX		1000000
 #define INT_DECIMALS		3	/* a quotient of integer totals */
+/* The largest per-element value: what a u64 count per element can be */
+#define VALUE_MAX		18446744073709551615.0
+#define ECHO_MAX		40	/* input shown in an error, at most */
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
@@ -58,6 +62,33 @@ struct vec {
 	size_t cap;
 };
 
+/*
+ * The repetitions of one test and metric on one side, load after load:
+ * load i measured reps[ends[i - 1]] .. reps[ends[i] - 1] (ends[-1] = 0).
+ * They stay apart until the comparison reduces each load to one value.
+ */
+struct series {
+	double *reps;
+	size_t nr_reps;
+	size_t cap_reps;
+	size_t *ends;
+	size_t nr_loads;
+	size_t cap_loads;
+};
+
+/* A string being built, always NUL-terminated once anything was added. */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+
+enum num_status {
+	NUM_OK,
+	NUM_BAD,	/* not a plain decimal number */
+	NUM_RANGE,	/* a number, beyond VALUE_MAX */
+};
+
 /* ------------------------------------------------------------------ */
 /* util.c */
 
@@ -67,11 +98,21 @@ void *xcalloc(size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __printf(1, 2);
 void vec_push(struct vec *vec, double x);
+void series_add(struct series *s, const double *reps, size_t n);
+const double *series_load(const struct series *s, size_t i, size_t *n);
+void series_free(struct series *s);
+void sbuf_add(struct sbuf *b, const char *s, size_t len);
+void sbuf_addf(struct sbuf *b, const char *fmt, ...) __printf(2, 3);
+char *sbuf_take(struct sbuf *b);
 bool is_digit(char c);
+const char *find_unprintable(const char *s);
+const char *find_nonname(const char *s, size_t len);
 int scan_ull(const char **s, unsigned long long *val);
-bool parse_ull(const char *s, unsigned long long *val);
+enum num_status parse_ull(const char *s, unsigned long long *val);
 size_t number_len(const char *s);
 int number_decimals(const char *s, size_t len);
+enum num_status parse_value(const char *s, size_t len, double *val,
+			    int *decimals);
 bool parse_double(const char *s, double *val, int *decimals);
 char *fmt_fixed(double x, int decimals, bool sign);
 char *fmt_pct(double x);
@@ -126,12 +167,20 @@ struct load {
 	size_t cap_env;
 };
 
+/* What the dmesg parser remembers of a test in the open dmesg load. */
+struct dmesg_seen {
+	size_t load;		/* 1 + index of that load, or 0 */
+	unsigned long long printed_cycles;
+	double printed_ns;
+	bool full;		/* from a complete Type: line */
+};
+
 struct bench_test {
 	char *name;
-	struct vec val[NR_SIDES][NR_METRICS];	/* one value per load */
+	struct series val[NR_SIDES][NR_METRICS];	/* per load */
 	int decimals[NR_METRICS];		/* -1 until a value */
 	size_t last_res_load;	/* 1 + load index of its last value */
-	size_t last_dmesg_load;
+	struct dmesg_seen dmesg;
 	unsigned long last_line;
 };
 
@@ -142,7 +191,6 @@ struct bench_set {
 	struct load *loads;
 	size_t nr_loads;
 	size_t cap_loads;
-	enum load_stat load_stat;
 };
 
 int read_input(struct bench_set *set, enum side side, const char *path);
@@ -165,6 +213,7 @@ enum verdict {
 
 struct metric_cmp {
 	bool have;		/* values on both sides */
+	struct vec v[NR_SIDES];	/* one value per load */
 	double before, after;	/* medians of the per-load values */
 	struct shift shift;	/* after - before */
 	double pct;		/* shift in % of before; NAN if before 0 */
@@ -188,7 +237,7 @@ struct comparison {
 };
 
 void compare_build(const struct bench_set *set, double alpha,
-		   struct comparison *cmp);
+		   enum load_stat load_stat, struct comparison *cmp);
 void compare_free(struct comparison *cmp);
 
 /* ------------------------------------------------------------------ */

@@ -149,7 +149,7 @@ static void put_points(FILE *f, const struct comparison *cmp)
 		double ref = r->m[MET_CYCLES].before;
 
 		for (s = 0; s < NR_SIDES; s++) {
-			const struct vec *v = &r->test->val[s][MET_CYCLES];
+			const struct vec *v = &r->m[MET_CYCLES].v[s];
 			double x = (double)i + (s ? PLOT_OFFSET : -PLOT_OFFSET);
 
 			for (j = 0; j < v->n; j++)
@@ -184,7 +184,7 @@ static bool plot_range(const struct comparison *cmp, double *plo, double *phi)
 		const struct row *r = &cmp->rows[i];
 
 		for (s = 0; s < NR_SIDES; s++) {
-			const struct vec *v = &r->test->val[s][MET_CYCLES];
+			const struct vec *v = &r->m[MET_CYCLES].v[s];
 
 			for (j = 0; j < v->n && r->m[MET_CYCLES].before > 0; j++) {
 				y = v->v[j] / r->m[MET_CYCLES].before * 100;

@@ -227,7 +227,8 @@ static void print_footer(const struct bench_set *set,
 		for (i = 0; i < set->nr; i++) {
 			const struct bench_test *t = &set->tests[i];
 
-			if (t->val[s][MET_CYCLES].n && !t->val[!s][MET_CYCLES].n)
+			if (t->val[s][MET_CYCLES].nr_loads &&
+			    !t->val[!s][MET_CYCLES].nr_loads)
 				print_footer_line(fmt, &first, "only in %s: %s",
 						  side_names[s], t->name);
 		}

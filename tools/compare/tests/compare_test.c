@@ -461,15 +461,15 @@ static void fill_test(struct bench_set *set, size_t i, size_t nb, size_t na,
 	struct bench_test *t = &set->tests[i];
 	size_t j;
 
-	t->val[SIDE_BEFORE][MET_CYCLES].n = 0;
-	t->val[SIDE_AFTER][MET_CYCLES].n = 0;
+	series_free(&t->val[SIDE_BEFORE][MET_CYCLES]);
+	series_free(&t->val[SIDE_AFTER][MET_CYCLES]);
 	for (j = 0; j < nb + na; j++) {
 		double v = 100 + 4 * rand_normalish(rng) + (j < nb ? 0 : delta);
 
 		if (tied)
 			v = round(v / 4);
-		vec_push(&t->val[j < nb ? SIDE_BEFORE : SIDE_AFTER][MET_CYCLES],
-			 v);
+		series_add(&t->val[j < nb ? SIDE_BEFORE : SIDE_AFTER][MET_CYCLES],
+			   &v, 1);
 	}
 }
 
@@ -497,7 +497,7 @@ static void test_aa(unsigned int trials, bool tied)
 
 		for (i = 0; i < rows; i++)
 			fill_test(&set, i, 8, 8, 0, tied, &rng);
-		compare_build(&set, 0.05, &cmp);
+		compare_build(&set, 0.05, LOAD_MIN, &cmp);
 		for (i = 0; i < cmp.nr; i++) {
 			changes += cmp.rows[i].verdict == VERDICT_CHANGE;
 			rows_hit += cmp.rows[i].p_raw < 0.05;
@@ -528,7 +528,7 @@ static void test_compare_build(void)
 	/* 6/6 far apart: p = 2/924 */
 	make_set(&set, 1);
 	fill_test(&set, 0, 6, 6, 100, false, &rng);
-	compare_build(&set, 0.05, &cmp);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
 	KTAP_CHECK(cmp.nr == 1 && cmp.rows[0].verdict == VERDICT_CHANGE &&
 		   near(cmp.rows[0].p_adj, 2 / 924.0, EPS) &&
 		   cmp.rows[0].loads[SIDE_BEFORE] == 6 &&
@@ -541,7 +541,7 @@ static void test_compare_build(void)
 	make_set(&set, 4);
 	for (i = 0; i < 4; i++)
 		fill_test(&set, i, 1, 1, 10, false, &rng);
-	compare_build(&set, 0.05, &cmp);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
 	for (i = 0; i < cmp.nr; i++)
 		ok = ok && cmp.rows[i].verdict == VERDICT_NA &&
 		     cmp.rows[i].need == 5 && isnan(cmp.rows[i].p_adj);
@@ -549,8 +549,8 @@ static void test_compare_build(void)
 	compare_free(&cmp);
 
 	/* a test on one side only is no row */
-	set.tests[2].val[SIDE_AFTER][MET_CYCLES].n = 0;
-	compare_build(&set, 0.05, &cmp);
+	series_free(&set.tests[2].val[SIDE_AFTER][MET_CYCLES]);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
 	KTAP_CHECK(cmp.nr == 3 && cmp.rows[2].test == &set.tests[3],
 		   "a test without after values is no row");
 	compare_free(&cmp);

@@ -173,7 +173,7 @@ error_cases() {
 	$1 "legacy line with invoke count 0" 2 \
 		"bench-compare: $E:12: legacy line with invoke count 0" "$E" "$A1"
 	$1 "legacy line with non-numeric invoke count" 2 \
-		"bench-compare: $E:13: malformed legacy line: non-numeric value after \"invoke count:\"" \
+		"bench-compare: $E:13: malformed legacy line: non-numeric invoke count" \
 		"$E" "$A1"
 	$1 "legacy line with an empty name" 2 \
 		"bench-compare: $E:14: malformed legacy line: no test name after Type:" \
@@ -214,8 +214,8 @@ error_cases() {
 	$1 "exponent in an integer field" 2 \
 		"bench-compare: $R:14: test bad_ns: bad number in ns=1e5" "$R" "$A1"
 	$1 "unknown format number" 2 \
-		"bench-compare: data/format3.txt:1: unsupported results format version 3 (supported: 1, 2)" \
-		"$B1" data/format3.txt
+		"bench-compare: data/format4.txt:1: unsupported results format version 4 (supported: 1 to 3)" \
+		"$B1" data/format4.txt
 	$1 "format line without version" 2 \
 		"bench-compare: data/format_noversion.txt:1: bad format line: expected \"format: bench_page_pool_simple N\"" \
 		data/format_noversion.txt "$A1"
@@ -239,6 +239,7 @@ error_cases() {
 	$1 "all bad files reported, the good one read" 2 \
 		"bench-compare: no benchmark results in data/noise.log" \
 		data/empty.txt "$B1" -- data/noise.log
+	strict_cases "$1"
 	$1 "usage: no arguments" 2 \
 		"bench-compare: need a BEFORE and an AFTER file"
 	$1 "usage: one file" 2 \
@@ -272,6 +273,68 @@ error_cases() {
 		"bench-compare: unknown option '--bogus'" --bogus "$B1" "$A1"
 	$1 "usage: option without its value" 2 \
 		"bench-compare: option '--alpha' needs a value" "$B1" "$A1" --alpha
+}
+
+# Issue 15: one strictness for every parser. Cut lines, numbers beyond
+# what a u64 per element can be, NUL bytes and control characters are
+# errors naming FILE:LINE, exit 2, no table.
+strict_cases() {
+	S=data/strict_err.txt
+	L=data/legacy_strict.log
+	$1 "cycles_per_elem=1e999 is out of range" 2 \
+		"bench-compare: $S:2: test big: number out of range in cycles_per_elem=1e999" \
+		"$S" "$A1"
+	$1 "a value beyond a u64 per element is out of range" 2 \
+		"bench-compare: $S:3: test huge: number out of range in cycles_per_elem=18446744073709551617000" \
+		"$S" "$A1"
+	$1 "an integer field beyond a u64 is out of range" 2 \
+		"bench-compare: $S:4: test over_int: number out of range in cycles=99999999999999999999999" \
+		"$S" "$A1"
+	$1 "cycles_per_elem must agree with cycles/invoke_count" 2 \
+		"bench-compare: $S:5: test disagree: cycles_per_elem=99.000 disagrees with cycles/invoke_count = 100.000000" \
+		"$S" "$A1"
+	$1 "a field given twice" 2 \
+		"bench-compare: $S:6: field cycles_per_elem= given twice" "$S" "$A1"
+	$1 "a repetition out of range" 2 \
+		"bench-compare: $S:7: test bad_sample: number out of range in cycles_samples=1,1e400" \
+		"$S" "$A1"
+	$1 "a test name that is not ASCII" 2 \
+		"bench-compare: $S:8: test name holds a non-printable byte 0xc3" \
+		"$S" "$A1"
+	$1 "an escape sequence in a results line" 2 \
+		"bench-compare: $S:9: test: line holds a control or non-printable byte 0x1b at column 13" \
+		"$S" "$A1"
+	$1 "a NUL byte in a results line" 2 \
+		"bench-compare: $S:10: NUL byte in the line" "$S" "$A1"
+	$1 "1e999 ns in a legacy line is out of range" 2 \
+		"bench-compare: $L:1: malformed legacy line: ns out of range" \
+		"$A1" "$L"
+	$1 "a legacy line's cycles must be floor(tsc_interval/invoke count)" 2 \
+		"bench-compare: $L:2: legacy line: 20 cycles(tsc) is not tsc_interval/invoke count = 19" \
+		"$A1" "$L"
+	$1 "an escape sequence in a legacy test name" 2 \
+		"bench-compare: $L:3: legacy line holds a control or non-printable byte 0x1b at column 36" \
+		"$A1" "$L"
+	$1 "a NUL byte in a legacy line" 2 \
+		"bench-compare: $L:4: NUL byte in the line" "$A1" "$L"
+	$1 "legacy cycles beyond a u64" 2 \
+		"bench-compare: $L:5: malformed legacy line: cycles out of range" \
+		"$A1" "$L"
+	$1 "a legacy line without its final newline" 2 \
+		"bench-compare: data/legacy_eofcut.log:2: legacy line cut short: no newline at its end" \
+		"$A1" data/legacy_eofcut.log
+	$1 "a results line without its final newline (cut after cycles=5222)" 2 \
+		"bench-compare: data/f3_eofcut.txt:16: test: line cut short: no newline at its end" \
+		data/f3_eofcut.txt data/f3_after.txt
+	$1 "format 3: a test: line without a field the module always writes" 2 \
+		"bench-compare: data/f3_nofield.txt:16: test tasklet_page_pool01_fast_path: no ns= (format 3 always has it: cut short?)" \
+		data/f3_nofield.txt data/f3_after.txt
+	$1 "format 3: a block without its end: line" 2 \
+		"bench-compare: data/f3_noend.txt:1: results block cut short: no end: line" \
+		data/f3_before.txt -- data/f3_noend.txt
+	$1 "format 3: end: counts that disagree" 2 \
+		"bench-compare: data/f3_count.txt:19: end: line says tests=3, the block has 2 test: lines (cut short?)" \
+		data/f3_count.txt data/f3_after.txt
 }
 
 # --- tests reporting one result each ----------------------------------------
@@ -591,21 +654,29 @@ t_formats_1() {
 	bc data/results_crlf.txt data/results_crlf.txt
 	row_is crlf_per_elem "12.500 12.500 4.800 4.800 1/1 n/a (need 5 loads)" || ok=1
 	bc data/dmesg_crlf.log data/dmesg_crlf.log
-	row_is crlf_fallback "12 12 4.800 4.800 1/1 n/a (need 5 loads)" || ok=1
+	row_is crlf_full "12.500 12.500 4.800 4.800 1/1 n/a (need 5 loads)" || ok=1
 	ok_if "$ok" "format 1 quotients (3 decimals), per_elem only, no ns, CRLF files"
 }
 
 t_legacy_cut() {
 	L=data/legacy_cut.log
-	bc "$L" "$L"
+	bc "$L" "$A1"
 	ok=0
-	row_is cut_none "19.773 19.773 5.492 5.492 1/1 n/a (need 6 loads)" || ok=1
-	for t in cut_after_ns cut_in_step cut_in_period cut_after_time_interval \
-		 cut_in_invoke_count cut_in_tsc_interval cut_before_paren; do
-		row_is "$t" "19 19 5.492 5.492 1/1 n/a (need 6 loads)" || ok=1
+	rc_is 2 || ok=1
+	[ ! -s "$tmp/out" ] || { diag "a table despite cut lines"; ok=1; }
+	for n in 2 3 4 5 6 7 8 9; do
+		has err "^bench-compare: $L:$n: truncated legacy line: no " || ok=1
 	done
-	row_is integer_ns "19 19 5 5 1/1 n/a (need 6 loads)" || ok=1
-	ok_if "$ok" "legacy lines cut short: the printed cycles and ns"
+	grep -q "$L:1:" "$tmp/err" && { diag "the complete line 1 refused"; ok=1; }
+	ok_if "$ok" "legacy lines cut anywhere before their closing ): each an error, no fallback to C and N"
+}
+
+t_format3() {
+	bc data/f3_before.txt data/f3_after.txt
+	row_is "$FAST" "151.479 155.095 72.271 73.996 3/3 n/a (need 5 loads)" &&
+		row_is tasklet_page_pool02_ptr_ring "334.494 335.653 159.587 160.140 3/3 n/a (need 5 loads)" &&
+		has out '^loads: before 3, after 3;'
+	ok_if $? "format 3: three complete blocks a side, one load each"
 }
 
 t_all_legacy_errors() {
@@ -616,7 +687,7 @@ t_all_legacy_errors() {
 }
 
 t_format3_quiet() {
-	bc "$B1" data/format3.txt
+	bc "$B1" data/format4.txt
 	[ "$(wc -l <"$tmp/err")" -eq 1 ]
 	ok_if $? "test: lines under an unsupported format: no further errors"
 }
@@ -677,7 +748,7 @@ TESTS="t_unit t_golden t_option_forms t_text_header t_org_valid t_md_rule
 t_loads_results t_loads_dmesg_overhead t_loads_dmesg_repeat t_loads_files
 t_loads_mixed t_ignored_lines t_need_loads t_change_noise t_env t_precision
 t_fail_above t_fail_above_within t_load_stat t_plot t_plot_hostile
-t_plot_cannot t_formats_1 t_legacy_cut
+t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common"
 

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-compare: the kernel log lines of the benchmark.
+ *
+ *   time_bench: Type:NAME Per elem: C cycles(tsc) N ns (step:S) -
+ *   (measurement period time:T sec time_interval:I) - (invoke count:K
+ *   tsc_interval:Z)
+ *
+ * (one line) gives one load's value of test NAME: Z/K cycles per
+ * element, finer than the printed C, which must be floor(Z/K), and the
+ * printed N ns, what a reader of the log sees. A line is taken whole,
+ * to its closing parenthesis and newline, or refused.
+ *
+ * A load is the lines of one load of the module: the line
+ * "bench_page_pool_simple: overhead:" starts one, and so does a test
+ * that the open load already printed, for the versions without it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+
+/*
+ * A cursor over a line that reads literals and numbers until the first
+ * that is not there: state 1 while all were, 0 if the line ended first
+ * (cut short), -1 if it differs, -2 if a number is out of range; what
+ * names where it stopped.
+ */
+struct scan {
+	const char *p;
+	int state;
+	const char *what;
+	const char *lit;	/* the literal it stopped at, or NULL */
+};
+
+static void scan_stop(struct scan *sc, int state, const char *what,
+		      const char *lit)
+{
+	sc->state = state;
+	sc->what = what;
+	sc->lit = lit;
+}
+
+static void scan_lit(struct scan *sc, const char *lit, const char *what)
+{
+	size_t i;
+
+	for (i = 0; sc->state > 0 && lit[i]; i++) {
+		if (!sc->p[i])
+			scan_stop(sc, 0, what, lit);
+		else if (sc->p[i] != lit[i])
+			scan_stop(sc, -1, what, lit);
+	}
+	if (sc->state > 0)
+		sc->p += i;
+}
+
+static void scan_ull_at(struct scan *sc, unsigned long long *v,
+			const char *what)
+{
+	int digits;
+
+	if (sc->state <= 0)
+		return;
+	digits = scan_ull(&sc->p, v);
+	if (digits < 0)
+		scan_stop(sc, -2, what, NULL);
+	else if (!digits)
+		scan_stop(sc, *sc->p ? -1 : 0, what, NULL);
+}
+
+static void scan_value(struct scan *sc, double *v, int *decimals,
+		       const char *what)
+{
+	size_t len;
+
+	if (sc->state <= 0)
+		return;
+	len = number_len(sc->p);
+	if (!len)
+		scan_stop(sc, *sc->p ? -1 : 0, what, NULL);
+	else if (parse_value(sc->p, len, v, decimals) != NUM_OK)
+		scan_stop(sc, -2, what, NULL);
+	else
+		sc->p += len;
+}
+
+/* A Type: line read whole. */
+struct legacy_rec {
+	const char *name;
+	size_t name_len;
+	unsigned long long cycles;	/* C */
+	double ns;			/* N */
+	int ns_decimals;
+	unsigned long long interval_ns;	/* I */
+	unsigned long long invokes;	/* K */
+	unsigned long long interval_cycles;	/* Z */
+};
+
+/* "Per elem: C cycles(tsc) N ns", after the name */
+static void scan_head(struct scan *sc, struct legacy_rec *r)
+{
+	scan_lit(sc, " Per elem: ", "cycles");
+	scan_ull_at(sc, &r->cycles, "cycles");
+	scan_lit(sc, " cycles(tsc)", "cycles");
+	scan_lit(sc, " ", "ns");
+	scan_value(sc, &r->ns, &r->ns_decimals, "ns");
+	scan_lit(sc, " ns", "ns");
+}
+
+/* " (step:S) - (...time:T sec time_interval:I) - (invoke count:K tsc_interval:Z)" */
+static void scan_tail(struct scan *sc, struct legacy_rec *r)
+{
+	unsigned long long step;
+	double period;
+	int d;
+
+	scan_lit(sc, " (step:", "step");
+	if (sc->state > 0 && *sc->p == '-')
+		sc->p++;
+	scan_ull_at(sc, &step, "step");
+	scan_lit(sc, ") - (measurement period time:", "measurement period");
+	scan_value(sc, &period, &d, "measurement period");
+	scan_lit(sc, " sec time_interval:", "time_interval");
+	scan_ull_at(sc, &r->interval_ns, "time_interval");
+	scan_lit(sc, ") - (invoke count:", "invoke count");
+	scan_ull_at(sc, &r->invokes, "invoke count");
+	scan_lit(sc, " tsc_interval:", "tsc_interval");
+	scan_ull_at(sc, &r->interval_cycles, "tsc_interval");
+	scan_lit(sc, ")", "closing \")\"");
+	if (sc->state > 0 && sc->p[strspn(sc->p, " \t")])
+		scan_stop(sc, -1, "closing \")\"", NULL);
+}
+
+static void scan_error(struct parse_ctx *ctx, const struct scan *sc)
+{
+	if (!sc->state)
+		parse_error(ctx, "truncated legacy line: no %s", sc->what);
+	else if (sc->state == -2)
+		parse_error(ctx, "malformed legacy line: %s out of range",
+			    sc->what);
+	else if (!sc->lit)
+		parse_error(ctx, "malformed legacy line: non-numeric %s",
+			    sc->what);
+	else if (!strcmp(sc->what, "cycles") || !strcmp(sc->what, "ns"))
+		parse_error(ctx,
+			    "malformed legacy line: expected \"Per elem: C cycles(tsc) N ns\" after the test name");
+	else
+		parse_error(ctx, "malformed legacy line: expected \"%s\" at the %s",
+			    sc->lit, sc->what);
+}
+
+/*
+ * The name after "Type:" at @s; false if the line is no value (the
+ * "Spread over" and "CPU(N)" lines) or bad (reported).
+ */
+static bool scan_name(struct parse_ctx *ctx, const char *s,
+		      struct legacy_rec *r)
+{
+	const char *rest;
+
+	r->name = s;
+	r->name_len = strcspn(s, " \t");
+	rest = s + r->name_len;
+	if (!r->name_len) {
+		parse_error(ctx, *s ? "malformed legacy line: no test name after Type:" :
+				      "truncated legacy line: no test name");
+		return false;
+	}
+	if (!strncmp(rest, " Spread over ", 13) || !strncmp(rest, " CPU(", 5))
+		return false;
+	return name_ok(ctx, r->name, r->name_len);
+}
+
+/* C must be what Z/K gives; false after an error. */
+static bool legacy_consistent(struct parse_ctx *ctx,
+			      const struct legacy_rec *r)
+{
+	if (!r->invokes) {
+		parse_error(ctx, "legacy line with invoke count 0");
+		return false;
+	}
+	if (r->interval_cycles / r->invokes == r->cycles)
+		return true;
+	parse_error(ctx, "legacy line: %llu cycles(tsc) is not tsc_interval/invoke count = %llu",
+		    r->cycles, r->interval_cycles / r->invokes);
+	return false;
+}
+
+/* One value per metric for the open dmesg load, or a new one. */
+static void store_value(struct parse_ctx *ctx, const struct legacy_rec *r,
+			double cycles, int cycles_decimals)
+{
+	struct bench_test *t = find_test(ctx->set, r->name, r->name_len);
+
+	/* each load prints a test once: a repeated one is the next load */
+	if (!ctx->dmesg_load || t->dmesg.load == ctx->dmesg_load)
+		ctx->dmesg_load = new_load(ctx, false);
+	t->dmesg.load = ctx->dmesg_load;
+	t->dmesg.printed_cycles = r->cycles;
+	t->dmesg.printed_ns = r->ns;
+	t->dmesg.full = true;
+	ctx->set->loads[ctx->dmesg_load - 1].values++;
+	ctx->samples++;
+	add_reps(ctx, t, MET_CYCLES, &cycles, 1, cycles_decimals);
+	add_reps(ctx, t, MET_NS, &r->ns, 1, r->ns_decimals);
+}
+
+/* "Type:NAME Per elem: ... tsc_interval:Z)" from after "Type:". */
+static void parse_legacy(struct parse_ctx *ctx, const char *s)
+{
+	struct scan sc = { .state = 1 };
+	struct legacy_rec r;
+
+	memset(&r, 0, sizeof(r));
+	if (!scan_name(ctx, s, &r))
+		return;
+	sc.p = s + r.name_len;
+	scan_head(&sc, &r);
+	scan_tail(&sc, &r);
+	if (sc.state <= 0) {
+		scan_error(ctx, &sc);
+		return;
+	}
+	if (legacy_consistent(ctx, &r))
+		store_value(ctx, &r, (double)r.interval_cycles /
+				     (double)r.invokes, INT_DECIMALS);
+}
+
+/* Where a Type: record starts ("time_bench: Type:"), or NULL. */
+static const char *find_legacy(const char *line)
+{
+	static const char tag[] = "time_bench:";
+	const char *p = line;
+
+	while ((p = strstr(p, tag))) {
+		const char *rec = p;
+
+		p += strlen(tag);
+		p += strspn(p, " \t");
+		if (!strncmp(p, "Type:", 5))
+			return rec;
+	}
+	return NULL;
+}
+
+/* A line of a kernel log; lines of no benchmark are ignored. */
+void dmesg_line(struct parse_ctx *ctx, const char *line)
+{
+	const char *rec;
+
+	/* printed once per load, before its first test */
+	if (strstr(line, "bench_page_pool_simple: overhead:")) {
+		ctx->dmesg_load = 0;
+		return;
+	}
+	rec = find_legacy(line);
+	if (!rec || !data_line_ok(ctx, rec, "legacy line"))
+		return;
+	parse_legacy(ctx, strstr(rec, "Type:") + 5);
+}

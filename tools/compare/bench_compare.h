@@ -116,6 +116,8 @@ enum num_status parse_value(const char *s, size_t len, double *val,
 bool parse_double(const char *s, double *val, int *decimals);
 char *fmt_fixed(double x, int decimals, bool sign);
 char *fmt_pct(double x);
+bool on_half_unit(double x, int decimals);
+char *fmt_level(double alpha);
 int load_stat_parse(const char *s, enum load_stat *out);
 const char *load_stat_words(enum load_stat ls);
 

@@ -47,7 +47,14 @@ static void compare_metric(const struct bench_test *t, enum metric m,
 	hl_shift(b->v, b->n, a->v, a->n, alpha, &mc->shift);
 	if (mc->before != 0)
 		mc->pct = mc->shift.est / mc->before * 100;
+	if (!isfinite(mc->pct))
+		mc->pct = NAN;
 	mc->decimals = t->decimals[m] < 0 ? 0 : t->decimals[m];
+	/* a median or shift between two values shows its half unit */
+	if (on_half_unit(mc->before, mc->decimals) ||
+	    on_half_unit(mc->after, mc->decimals) ||
+	    on_half_unit(mc->shift.est, mc->decimals))
+		mc->decimals++;
 }
 
 /* The tests with cycles on both sides become the rows; their number. */

@@ -85,6 +85,10 @@ static const char help_text[] =
 	"              Exit with status 1 if a test's cycles/elem got worse\n"
 	"              (a positive shift) by more than PCT percent of before and\n"
 	"              its verdict is \"change\"; such tests are listed on stderr.\n"
+	"              When no row can be judged (no test on both sides, or\n"
+	"              every row n/a), it says so and exits with status 1 too;\n"
+	"              rows that are n/a beside judged ones are counted on\n"
+	"              stderr.\n"
 	"\n"
 	"       --load-stat min|median\n"
 	"              How a load's repetitions (cycles_samples=) become its one\n"
@@ -177,8 +181,12 @@ static const char help_text[] =
 	"       % change (cycles diff in % of cycles before), the interval of\n"
 	"       the cycles diff, loads before/after, the Holm-adjusted p and the\n"
 	"       verdict. Values keep the decimals of their input (three for a\n"
-	"       quotient of integer totals); diff and % carry a sign; \"-\" marks\n"
-	"       a value that cannot be computed. Rows follow the order in which\n"
+	"       quotient of integer totals), one more in a row whose median\n"
+	"       or shift lies halfway between two such values (103.5 of 103\n"
+	"       and 104 is never shown as 104); diff and % carry a sign; \"-\"\n"
+	"       marks a value that cannot be computed. The interval's label\n"
+	"       gives its level 1 - alpha with the digits it takes (99.9999%,\n"
+	"       never a rounded 100%). Rows follow the order in which\n"
 	"       tests first appear in the before input. Tests found on one side\n"
 	"       only are listed after the table (\"only in before: NAME\"), then\n"
 	"       lines say what the columns and the verdict are.\n"
@@ -186,7 +194,9 @@ static const char help_text[] =
 	"EXIT STATUS\n"
 	"       0      Success.\n"
 	"       1      --fail-above was given and a test regressed beyond it\n"
-	"              with a \"change\" verdict.\n"
+	"              with a \"change\" verdict, or no row could be judged (no\n"
+	"              test on both sides, or every row n/a): a gate that\n"
+	"              checked nothing fails.\n"
 	"       2      Usage error, an input file missing, unreadable or bad\n"
 	"              (\"" PROG ": FILE:LINE: what is wrong\" on stderr), or the\n"
 	"              plot could not be drawn.\n"
@@ -371,6 +381,45 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/*
+ * --fail-above: 1 if a row regressed beyond @limit with a "change"
+ * verdict, and 1 too if no row could be judged: a gate that checked
+ * nothing must not pass. Each finding is one line on stderr.
+ */
+static int gate_fail_above(const struct comparison *cmp, double limit)
+{
+	size_t i, judged = 0;
+	int ret = 0;
+
+	for (i = 0; i < cmp->nr; i++) {
+		const struct row *r = &cmp->rows[i];
+		char *pct;
+
+		if (r->verdict == VERDICT_NA || isnan(r->m[MET_CYCLES].pct))
+			continue;
+		judged++;
+		if (r->verdict != VERDICT_CHANGE ||
+		    !(r->m[MET_CYCLES].pct > limit))
+			continue;
+		pct = fmt_pct(r->m[MET_CYCLES].pct);
+		fprintf(stderr,
+			PROG ": regression above %g%%: %s cycles/elem %s (p=%.3g after Holm)\n",
+			limit, r->test->name, pct, r->p_adj);
+		free(pct);
+		ret = 1;
+	}
+	if (!judged) {
+		fprintf(stderr, PROG ": --fail-above %g: no row could be judged (%s)\n",
+			limit, cmp->nr ? "every row n/a: too few loads" :
+					 "no test present on both sides");
+		return 1;
+	}
+	if (judged < cmp->nr)
+		fprintf(stderr, PROG ": --fail-above %g: %zu of %zu rows not judged (n/a)\n",
+			limit, cmp->nr - judged, cmp->nr);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {
@@ -382,7 +431,6 @@ int main(int argc, char **argv)
 	struct bench_set set = { NULL };
 	struct comparison cmp;
 	bool bad = false;
-	size_t i;
 	int s, f, ret;
 
 	ret = parse_args(argc, argv, &o);
@@ -412,20 +460,8 @@ int main(int argc, char **argv)
 	else
 		print_report(&set, &cmp, o.fmt);
 
-	for (i = 0; !ret && o.fail_above >= 0 && i < cmp.nr; i++) {
-		const struct row *r = &cmp.rows[i];
-		char *pct;
-
-		if (r->verdict != VERDICT_CHANGE ||
-		    !(r->m[MET_CYCLES].pct > o.fail_above))
-			continue;
-		pct = fmt_pct(r->m[MET_CYCLES].pct);
-		fprintf(stderr,
-			PROG ": regression above %g%%: %s cycles/elem %s (p=%.3g after Holm)\n",
-			o.fail_above, r->test->name, pct, r->p_adj);
-		free(pct);
-		ret = 1;
-	}
+	if (!ret && o.fail_above >= 0)
+		ret = gate_fail_above(&cmp, o.fail_above);
 
 	compare_free(&cmp);
 	free_set(&set);

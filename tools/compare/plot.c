@@ -152,9 +152,12 @@ static void put_points(FILE *f, const struct comparison *cmp)
 			const struct vec *v = &r->m[MET_CYCLES].v[s];
 			double x = (double)i + (s ? PLOT_OFFSET : -PLOT_OFFSET);
 
-			for (j = 0; j < v->n; j++)
-				fprintf(f, "%g %.6g %d\n", x,
-					ref ? v->v[j] / ref * 100 : 0, s);
+			for (j = 0; j < v->n; j++) {
+				double y = ref ? v->v[j] / ref * 100 : 0;
+
+				if (isfinite(y))
+					fprintf(f, "%g %.6g %d\n", x, y, s);
+			}
 		}
 	}
 }
@@ -166,9 +169,9 @@ static void put_medians(FILE *f, const struct comparison *cmp)
 
 	for (i = 0; i < cmp->nr; i++) {
 		const struct metric_cmp *mc = &cmp->rows[i].m[MET_CYCLES];
+		double y = mc->before ? mc->after / mc->before * 100 : 0;
 
-		fprintf(f, "%zu 100 %.6g %s\n", i,
-			mc->before ? mc->after / mc->before * 100 : 0,
+		fprintf(f, "%zu 100 %.6g %s\n", i, isfinite(y) ? y : 0,
 			cmp->rows[i].test->name);
 	}
 }
@@ -188,6 +191,8 @@ static bool plot_range(const struct comparison *cmp, double *plo, double *phi)
 
 			for (j = 0; j < v->n && r->m[MET_CYCLES].before > 0; j++) {
 				y = v->v[j] / r->m[MET_CYCLES].before * 100;
+				if (!isfinite(y))
+					continue;
 				if (y > 0 && y < lo)
 					lo = y;
 				if (y > hi)

@@ -30,7 +30,7 @@ double median(const double *v, size_t n)
 	s = xrealloc(NULL, n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	m = n % 2 ? s[n / 2] : s[n / 2 - 1] / 2 + s[n / 2] / 2;
 	free(s);
 	return m;
 }
@@ -356,7 +356,7 @@ void hl_shift(const double *b, size_t nb, const double *a, size_t na,
 	}
 	qsort(d, big_n, sizeof(*d), cmp_double);
 	out->est = big_n % 2 ? d[big_n / 2] :
-		   (d[big_n / 2 - 1] + d[big_n / 2]) / 2;
+		   d[big_n / 2 - 1] / 2 + d[big_n / 2] / 2;
 	out->k = mwu_ci_k(nb, na, alpha);
 	if (out->k) {
 		out->lo = d[out->k - 1];

@@ -216,7 +216,7 @@ static size_t side_loads(const struct bench_set *set, enum side s)
 static void print_footer(const struct bench_set *set,
 			 const struct comparison *cmp, enum out_format fmt)
 {
-	double level = (1 - cmp->alpha) * 100;
+	char *level = fmt_level(cmp->alpha);
 	bool first = true;
 	size_t i;
 	int s;
@@ -240,8 +240,9 @@ static void print_footer(const struct bench_set *set,
 			  load_stat_words(cmp->load_stat),
 			  cmp->load_stat == LOAD_MIN ? "min" : "median");
 	print_footer_line(fmt, &first,
-			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: cycles diff in %% of cycles before; CI: distribution-free %g%% interval of the cycles shift",
+			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: cycles diff in %% of cycles before; CI: distribution-free %s%% interval of the cycles shift",
 			  level);
+	free(level);
 	print_footer_line(fmt, &first,
 			  "verdict: two-sided Mann-Whitney U of the per-load cycles/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
 			  cmp->nr, cmp->nr == 1 ? "" : "s", cmp->alpha);
@@ -254,7 +255,7 @@ static void print_footer(const struct bench_set *set,
 void print_report(const struct bench_set *set, const struct comparison *cmp,
 		  enum out_format fmt)
 {
-	char *head[NR_COLS], **cells, **diff;
+	char *head[NR_COLS], **cells, **diff, *level;
 	size_t width[NR_COLS], i, nr_diff;
 	int c;
 
@@ -265,10 +266,11 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 		putchar('\n');
 	free_lines(diff, nr_diff);
 
+	level = fmt_level(cmp->alpha);
 	for (c = 0; c < NR_COLS; c++)
 		head[c] = col_names[c] ? xstrdup(col_names[c]) :
-			  xasprintf("cycles diff %g%% CI",
-				    (1 - cmp->alpha) * 100);
+			  xasprintf("cycles diff %s%% CI", level);
+	free(level);
 	cells = xcalloc(cmp->nr * NR_COLS + 1, sizeof(*cells));
 	for (i = 0; i < cmp->nr; i++)
 		fill_row(cells + i * NR_COLS, &cmp->rows[i], fmt);

@@ -4,6 +4,7 @@
  * arrays and strings, the bytes a line or a name may hold, and the
  * parsing and printing of numbers with the decimals they came with.
  */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -354,6 +355,38 @@ char *fmt_fixed(double x, int decimals, bool sign)
 	if (s[0] == '-' && !s[1 + strspn(s + 1, "0.")]) {
 		free(s);
 		s = xasprintf(sign ? "%+.*f" : "%.*f", decimals, 0.0);
+	}
+	return s;
+}
+
+/*
+ * Whether @x lies on half a unit of its @decimals-th decimal: the mean
+ * of two values of that many decimals that differ by an odd number of
+ * units (103.5 from 103 and 104), which must not be shown as whole.
+ */
+bool on_half_unit(double x, int decimals)
+{
+	double y = fabs(x) * pow(10, decimals);
+
+	return y < 1 / DBL_EPSILON && fabs(y - floor(y) - 0.5) < 1 / 1e6;
+}
+
+/*
+ * The level 1 - @alpha in percent, with as many digits as it takes to
+ * tell it from its neighbours: "95", "99.9", "99.9999999999"; never a
+ * rounded "100".
+ */
+char *fmt_level(double alpha)
+{
+	double want = 100 * alpha;
+	char *s = NULL;
+	int prec;
+
+	for (prec = 2; prec <= 17; prec++) {
+		free(s);
+		s = xasprintf("%.*g", prec, 100 - want);
+		if (fabs(100 - strtod(s, NULL) - want) <= want / 1000)
+			break;
 	}
 	return s;
 }

@@ -64,6 +64,7 @@ static void test_reduce(void)
 {
 	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 }, one[] = { 7.5 };
 	double reps[] = { 18.3, 18.1, 25.0, 18.2 };
+	double big[] = { 1.5e308, 1.5e308, 1.5e308, 1.5e308 };
 
 	KTAP_CHECK(near(median(odd, 3), 2, 0) && odd[0] == 3,
 		   "median of 3 values is the middle one, input unsorted");
@@ -79,6 +80,8 @@ static void test_reduce(void)
 		   "reduce_load median: the median repetition, outlier ignored");
 	KTAP_CHECK(reps[0] == 18.3 && reps[2] == 25.0,
 		   "reduce_load leaves the repetitions in their order");
+	KTAP_CHECK(median(big, 2) == 1.5e308 && median(big, 4) == 1.5e308,
+		   "the median of two values near DBL_MAX does not overflow");
 }
 
 static bool ranks_are(const double *v, size_t n, const double *want)
@@ -607,6 +610,7 @@ static bool str_is(char *got, const char *want)
 
 static void test_numbers(void)
 {
+	unsigned long long u;
 	double v;
 	int d = -1;
 
@@ -636,6 +640,35 @@ static void test_numbers(void)
 		   number_len("1e") == 1 && number_len("1.5e+3 ") == 6 &&
 		   number_len("-5") == 0 && number_len("abc") == 0,
 		   "number_len: plain decimal numbers only");
+	KTAP_CHECK(on_half_unit(103.5, 0) && on_half_unit(-6.5, 0) &&
+		   on_half_unit(12.3455, 3) && !on_half_unit(103, 0) &&
+		   !on_half_unit(12.345, 3) && !on_half_unit(100.3999995, 3) &&
+		   !on_half_unit(1e300, 0),
+		   "on_half_unit: the mean of two values an odd number of units apart");
+	KTAP_CHECK(str_is(fmt_level(0.05), "95") &&
+		   str_is(fmt_level(0.001), "99.9") &&
+		   str_is(fmt_level(1 / 1e12), "99.9999999999") &&
+		   str_is(fmt_level(0.1234), "87.66") &&
+		   str_is(fmt_level(0.5), "50"),
+		   "fmt_level: 1 - alpha in percent, never rounded to 100");
+	KTAP_CHECK(parse_double("18446744073709551615", &v, NULL) &&
+		   !parse_double("1e20", &v, NULL) &&
+		   !parse_double("1e999", &v, NULL) &&
+		   parse_value("12.5,", 4, &v, &d) == NUM_OK && v == 12.5 &&
+		   parse_value("1.5e308", 7, &v, &d) == NUM_RANGE &&
+		   parse_value("1.5x", 4, &v, &d) == NUM_BAD,
+		   "parse_value: at most what a u64 per element can be");
+	KTAP_CHECK(parse_ull("18446744073709551615", &u) == NUM_OK &&
+		   u == ~0ULL &&
+		   parse_ull("18446744073709551616", &u) == NUM_RANGE &&
+		   parse_ull("12x", &u) == NUM_BAD && parse_ull("", &u) == NUM_BAD,
+		   "parse_ull: a u64, out of range or bad");
+	KTAP_CHECK(!find_unprintable("caf\xc3\xa9 x\ty") &&
+		   find_unprintable("a\x1b[m") &&
+		   find_unprintable("\xc2\x9b") && find_unprintable("\xff") &&
+		   find_unprintable("\xe0\x80\x80") &&
+		   find_nonname("caf\xc3\xa9", 5) && !find_nonname("a-b_c.1", 7),
+		   "find_unprintable: controls, C1 and bad UTF-8; names are ASCII");
 	KTAP_CHECK(parse_double("7.25", &v, &d) && v == 7.25 && d == 2 &&
 		   !parse_double("nan", &v, NULL) &&
 		   !parse_double("1.5.3", &v, NULL) &&

@@ -24,6 +24,7 @@
 /* The largest per-element value: what a u64 count per element can be */
 #define VALUE_MAX		18446744073709551615.0
 #define ECHO_MAX		40	/* input shown in an error, at most */
+#define ENV_LIST_MAX		8	/* values of a key listed per side */
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
@@ -122,6 +123,22 @@ int load_stat_parse(const char *s, enum load_stat *out);
 const char *load_stat_words(enum load_stat ls);
 
 /* ------------------------------------------------------------------ */
+/* strtab.c */
+
+/* Distinct byte strings, numbered in the order first seen. */
+struct strtab {
+	char **str;		/* by number, NUL-terminated copies */
+	size_t *len;
+	size_t nr;
+	size_t cap;
+	size_t *slots;		/* 1 + number, 0 for an empty slot */
+	size_t nr_slots;
+};
+
+size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
+void strtab_free(struct strtab *t);
+
+/* ------------------------------------------------------------------ */
 /* stats.c: pure, no I/O */
 
 int cmp_double(const void *a, const void *b);
@@ -149,24 +166,24 @@ struct shift {
 
 void hl_shift(const double *b, size_t nb, const double *a, size_t na,
 	      double alpha, struct shift *out);
+double hl_kth_difference(const double *b, size_t nb, const double *a,
+			 size_t na, size_t k);
 void holm_adjust(const double *p, size_t m, double *adj);
 
 /* ------------------------------------------------------------------ */
 /* input.c */
 
+/* One key=value of an environment, as numbers of the set's tables. */
 struct env_kv {
-	char *key;
-	char *val;
+	size_t key;
+	size_t val;
 };
 
 /* One load of the module: one results block, or its dmesg lines. */
 struct load {
 	enum side side;
-	bool has_env;		/* from a results file */
 	size_t values;		/* tests it gave a value for */
-	struct env_kv *env;
-	size_t nr_env;
-	size_t cap_env;
+	size_t env;		/* 1 + number of its environment, or 0 */
 };
 
 /* What the dmesg parser remembers of a test in the open dmesg load. */
@@ -190,9 +207,13 @@ struct bench_set {
 	struct bench_test *tests;
 	size_t nr;
 	size_t cap;
+	struct strtab names;	/* the tests' names, numbered as tests[] */
 	struct load *loads;
 	size_t nr_loads;
 	size_t cap_loads;
+	struct strtab env_keys;	/* "kernel", "config.kasan", ... */
+	struct strtab env_vals;
+	struct strtab envs;	/* each distinct environment: env_kv[] */
 };
 
 int read_input(struct bench_set *set, enum side side, const char *path);
@@ -201,8 +222,34 @@ void free_set(struct bench_set *set);
 /* ------------------------------------------------------------------ */
 /* env.c */
 
-char **env_differences(const struct bench_set *set, size_t *nr);
-void free_lines(char **lines, size_t nr);
+/* The environment lines of a load being read. */
+struct env_scratch {
+	struct env_item {
+		size_t key, val, pos;
+	} *item;
+	size_t nr;
+	size_t cap;
+};
+
+/* How many loads of a side have a value of a key (NULL: none). */
+struct env_count {
+	const char *val;
+	size_t loads;
+	size_t seen;		/* order first seen; unknown last */
+};
+
+/* A key that is not the same in every load of both sides. */
+struct env_diff {
+	const char *key;
+	struct env_count *side[NR_SIDES];	/* most loads first */
+	size_t nr[NR_SIDES];
+};
+
+void env_add(struct bench_set *set, struct env_scratch *sc,
+	     const char *key, const char *val, size_t len);
+void env_close(struct bench_set *set, struct env_scratch *sc, size_t load);
+struct env_diff *env_differences(const struct bench_set *set, size_t *nr);
+void env_diffs_free(struct env_diff *d, size_t nr);
 
 /* ------------------------------------------------------------------ */
 /* compare.c */

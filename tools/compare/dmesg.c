@@ -195,7 +195,7 @@ static void store_value(struct parse_ctx *ctx, const struct legacy_rec *r,
 
 	/* each load prints a test once: a repeated one is the next load */
 	if (!ctx->dmesg_load || t->dmesg.load == ctx->dmesg_load)
-		ctx->dmesg_load = new_load(ctx, false);
+		ctx->dmesg_load = new_load(ctx);
 	t->dmesg.load = ctx->dmesg_load;
 	t->dmesg.printed_cycles = r->cycles;
 	t->dmesg.printed_ns = r->ns;

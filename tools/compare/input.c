@@ -83,7 +83,7 @@ bool name_ok(struct parse_ctx *ctx, const char *name, size_t len)
 }
 
 /* Opens a new load of this file's side; returns 1 + its index. */
-size_t new_load(struct parse_ctx *ctx, bool has_env)
+size_t new_load(struct parse_ctx *ctx)
 {
 	struct bench_set *set = ctx->set;
 	struct load *l;
@@ -96,7 +96,6 @@ size_t new_load(struct parse_ctx *ctx, bool has_env)
 	l = &set->loads[set->nr_loads++];
 	memset(l, 0, sizeof(*l));
 	l->side = ctx->side;
-	l->has_env = has_env;
 	return set->nr_loads;
 }
 
@@ -105,14 +104,12 @@ struct bench_test *find_test(struct bench_set *set, const char *name,
 			     size_t len)
 {
 	struct bench_test *t;
-	size_t i;
+	bool added;
+	size_t id = strtab_id(&set->names, name, len, &added);
 	int m;
 
-	for (i = 0; i < set->nr; i++) {
-		if (!strncmp(set->tests[i].name, name, len) &&
-		    !set->tests[i].name[len])
-			return &set->tests[i];
-	}
+	if (!added)
+		return &set->tests[id];
 	if (set->nr == set->cap) {
 		set->cap = set->cap ? set->cap * 2 : 16;
 		set->tests = xrealloc(set->tests,
@@ -120,7 +117,7 @@ struct bench_test *find_test(struct bench_set *set, const char *name,
 	}
 	t = &set->tests[set->nr++];
 	memset(t, 0, sizeof(*t));
-	t->name = xasprintf("%.*s", (int)len, name);
+	t->name = set->names.str[id];
 	for (m = 0; m < NR_METRICS; m++)
 		t->decimals[m] = -1;
 	return t;
@@ -133,31 +130,6 @@ void add_reps(struct parse_ctx *ctx, struct bench_test *t, enum metric m,
 	series_add(&t->val[ctx->side][m], reps, n);
 	if (decimals > t->decimals[m])
 		t->decimals[m] = decimals;
-}
-
-/* Sets fingerprint key @key of load @l to the @len characters at @val. */
-void env_set(struct load *l, const char *key, const char *val, size_t len)
-{
-	struct env_kv *kv = NULL;
-	size_t i;
-
-	for (i = 0; i < l->nr_env; i++) {
-		if (!strcmp(l->env[i].key, key)) {
-			kv = &l->env[i];
-			free(kv->val);
-			break;
-		}
-	}
-	if (!kv) {
-		if (l->nr_env == l->cap_env) {
-			l->cap_env = l->cap_env ? l->cap_env * 2 : 16;
-			l->env = xrealloc(l->env,
-					  l->cap_env * sizeof(*l->env));
-		}
-		kv = &l->env[l->nr_env++];
-		kv->key = xstrdup(key);
-	}
-	kv->val = xasprintf("%.*s", (int)len, val);
 }
 
 /*
@@ -204,6 +176,7 @@ static int read_lines(struct parse_ctx *ctx, FILE *f)
 	}
 	free(line);
 	results_end(ctx);
+	free(ctx->env.item);
 	return ret;
 }
 
@@ -239,7 +212,7 @@ int read_input(struct bench_set *set, enum side side, const char *path)
 
 void free_set(struct bench_set *set)
 {
-	size_t i, j;
+	size_t i;
 	int s, m;
 
 	for (i = 0; i < set->nr; i++) {
@@ -247,16 +220,12 @@ void free_set(struct bench_set *set)
 			for (m = 0; m < NR_METRICS; m++)
 				series_free(&set->tests[i].val[s][m]);
 		}
-		free(set->tests[i].name);
 	}
 	free(set->tests);
-	for (i = 0; i < set->nr_loads; i++) {
-		for (j = 0; j < set->loads[i].nr_env; j++) {
-			free(set->loads[i].env[j].key);
-			free(set->loads[i].env[j].val);
-		}
-		free(set->loads[i].env);
-	}
 	free(set->loads);
+	strtab_free(&set->names);
+	strtab_free(&set->env_keys);
+	strtab_free(&set->env_vals);
+	strtab_free(&set->envs);
 	memset(set, 0, sizeof(*set));
 }

@@ -31,6 +31,7 @@ struct parse_ctx {
 	unsigned int errors;
 	size_t samples;		/* values read from this file */
 	struct results_block res;
+	struct env_scratch env;	/* of the open results block */
 	size_t dmesg_load;	/* 1 + index of the open dmesg load, or 0 */
 };
 
@@ -44,12 +45,11 @@ struct echo echo(const char *s);
 void parse_error(struct parse_ctx *ctx, const char *fmt, ...) __printf(2, 3);
 bool data_line_ok(struct parse_ctx *ctx, const char *line, const char *what);
 bool name_ok(struct parse_ctx *ctx, const char *name, size_t len);
-size_t new_load(struct parse_ctx *ctx, bool has_env);
+size_t new_load(struct parse_ctx *ctx);
 struct bench_test *find_test(struct bench_set *set, const char *name,
 			     size_t len);
 void add_reps(struct parse_ctx *ctx, struct bench_test *t, enum metric m,
 	      const double *reps, size_t n, int decimals);
-void env_set(struct load *l, const char *key, const char *val, size_t len);
 
 bool results_line(struct parse_ctx *ctx, char *line);
 void results_end(struct parse_ctx *ctx);

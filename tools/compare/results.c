@@ -108,11 +108,16 @@ static bool starts(const char *line, const char *word)
 	return !strncmp(line, word, strlen(word));
 }
 
-/* A format 3 block that never reached its end: line was cut short. */
+/*
+ * Ends the open block: its environment is complete. A format 3 block
+ * that never reached its end: line was cut short.
+ */
 static void close_block(struct parse_ctx *ctx)
 {
 	struct results_block *b = &ctx->res;
 
+	if (!b->ended)
+		env_close(ctx->set, &ctx->env, b->load);
 	if (b->format == 3 && !b->ended) {
 		unsigned long at = ctx->lineno;
 
@@ -154,11 +159,12 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 		return;
 	}
 	ctx->res.format = (int)v;
-	ctx->res.load = new_load(ctx, true);
+	ctx->res.load = new_load(ctx);
 }
 
 /* "kernel: REL": the rest of the line, trimmed, is one value. */
-static void parse_env_text(struct load *l, const char *key, const char *s)
+static void parse_env_text(struct parse_ctx *ctx, const char *key,
+			   const char *s)
 {
 	size_t len;
 
@@ -166,11 +172,11 @@ static void parse_env_text(struct load *l, const char *key, const char *s)
 	len = strlen(s);
 	while (len && strchr(" \t", s[len - 1]))
 		len--;
-	env_set(l, key, s, len);
+	env_add(ctx->set, &ctx->env, key, s, len);
 }
 
 /* "config: k=v k=v": each k=v is key PREFIX.k; other words are ignored. */
-static void parse_env_words(struct load *l, const char *prefix,
+static void parse_env_words(struct parse_ctx *ctx, const char *prefix,
 			    const char *s)
 {
 	struct sbuf key = { NULL };
@@ -188,7 +194,8 @@ static void parse_env_words(struct load *l, const char *prefix,
 			klen = (size_t)(eq - s);
 			key.len = 0;
 			sbuf_addf(&key, "%s.%.*s", prefix, (int)klen, s);
-			env_set(l, key.s, eq + 1, len - klen - 1);
+			env_add(ctx->set, &ctx->env, key.s, eq + 1,
+				len - klen - 1);
 		}
 		s += len;
 	}
@@ -198,7 +205,6 @@ static void parse_env_words(struct load *l, const char *prefix,
 /* The environment lines of an open block; false if @line is none. */
 static bool parse_header(struct parse_ctx *ctx, const char *line)
 {
-	struct load *l;
 	size_t i, len;
 
 	if (ctx->res.format <= 0 || ctx->res.ended)
@@ -209,11 +215,10 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 			continue;
 		if (!data_line_ok(ctx, line, "results line"))
 			return true;
-		l = &ctx->set->loads[ctx->res.load - 1];
 		if (headers[i].words)
-			parse_env_words(l, headers[i].key, line + len + 1);
+			parse_env_words(ctx, headers[i].key, line + len + 1);
 		else
-			parse_env_text(l, headers[i].key, line + len + 1);
+			parse_env_text(ctx, headers[i].key, line + len + 1);
 		return true;
 	}
 	return false;
@@ -498,6 +503,7 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 	size_t have[2] = { ctx->res.tests, ctx->res.skips }, i;
 	unsigned long long n;
 
+	env_close(ctx->set, &ctx->env, ctx->res.load);
 	ctx->res.ended = true;
 	for (i = 0; i < 2; i++) {
 		if (!word_ull(s, key[i], &n)) {

@@ -249,23 +249,66 @@ static void print_footer(const struct bench_set *set,
 }
 
 /*
+ * "X" when a side has one value, else "X (n loads), Y (m loads)" of the
+ * ENV_LIST_MAX commonest, the rest summed up.
+ */
+static char *describe(const struct env_count *c, size_t nr)
+{
+	struct sbuf b = { NULL };
+	size_t i, rest = 0;
+
+	for (i = 0; i < nr; i++) {
+		const char *v = !c[i].val ? "unknown" :
+				*c[i].val ? c[i].val : "(empty)";
+
+		if (nr == 1)
+			sbuf_addf(&b, "%s", v);
+		else if (i < ENV_LIST_MAX)
+			sbuf_addf(&b, "%s%s (%zu load%s)", i ? ", " : "", v,
+				  c[i].loads, c[i].loads == 1 ? "" : "s");
+		else
+			rest += c[i].loads;
+	}
+	if (nr > ENV_LIST_MAX)
+		sbuf_addf(&b, " and %zu more values (%zu load%s)",
+			  nr - ENV_LIST_MAX, rest, rest == 1 ? "" : "s");
+	return sbuf_take(&b);
+}
+
+/* "environment differs: KEY: before X, after Y" for each key. */
+static void print_env(const struct bench_set *set)
+{
+	struct env_diff *d;
+	size_t i, nr;
+	char *desc[NR_SIDES];
+	int s;
+
+	d = env_differences(set, &nr);
+	for (i = 0; i < nr; i++) {
+		for (s = 0; s < NR_SIDES; s++)
+			desc[s] = describe(d[i].side[s], d[i].nr[s]);
+		printf("environment differs: %s: before %s, after %s\n",
+		       d[i].key, desc[0], desc[1]);
+		free(desc[0]);
+		free(desc[1]);
+	}
+	if (nr)
+		putchar('\n');
+	env_diffs_free(d, nr);
+}
+
+/*
  * Prints where the environments differ, then the table and its footer,
  * to standard output.
  */
 void print_report(const struct bench_set *set, const struct comparison *cmp,
 		  enum out_format fmt)
 {
-	char *head[NR_COLS], **cells, **diff, *level;
-	size_t width[NR_COLS], i, nr_diff;
+	char *head[NR_COLS], **cells, *level;
+	size_t width[NR_COLS], i;
 	int c;
 
-	diff = env_differences(set, &nr_diff);
-	for (i = 0; i < nr_diff; i++)
-		puts(diff[i]);
-	if (nr_diff)
-		putchar('\n');
-	free_lines(diff, nr_diff);
-
+	print_env(set);
 	level = fmt_level(cmp->alpha);
 	for (c = 0; c < NR_COLS; c++)
 		head[c] = col_names[c] ? xstrdup(col_names[c]) :

@@ -394,6 +394,100 @@ static void test_hl_shift(void)
 	KTAP_CHECK(isnan(sh.est) && sh.k == 0, "HL shift of no values: NaN");
 }
 
+/* The @k-th smallest of all differences a[j] - b[i], made and sorted. */
+static double brute_kth(const double *b, size_t nb, const double *a,
+			size_t na, size_t k)
+{
+	double *d = xcalloc(nb * na, sizeof(*d)), x;
+	size_t i, j;
+
+	for (i = 0; i < nb; i++) {
+		for (j = 0; j < na; j++)
+			d[i * na + j] = a[j] - b[i];
+	}
+	qsort(d, nb * na, sizeof(*d), cmp_double);
+	x = d[k - 1];
+	free(d);
+	return x;
+}
+
+/* @n values: few distinct levels (ties) if @tied, else continuous. */
+static void rand_sample(double *v, size_t n, bool tied, double shift,
+			ktap_u64 *rng)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = tied ? (double)(ktap_rand_u64(rng) % 5) + shift :
+			      100 + 4 * rand_normalish(rng) + shift;
+}
+
+/*
+ * The selection of the k-th difference (random pivots, counts with two
+ * pointers) against sorting all nb * na of them, on random samples with
+ * and without ties, for the smallest, the largest and random k.
+ */
+static void test_hl_select(void)
+{
+	ktap_u64 rng = 0x73656c6563742121ULL;
+	double b[300], a[300];
+	unsigned int t, bad = 0, checks = 0;
+
+	for (t = 0; t < 400; t++) {
+		size_t nb = 1 + ktap_rand_u64(&rng) % (t < 380 ? 40 : 300);
+		size_t na = 1 + ktap_rand_u64(&rng) % (t < 380 ? 40 : 300);
+		size_t n = nb * na, r;
+
+		rand_sample(b, nb, t % 2, 0, &rng);
+		rand_sample(a, na, t % 2, (double)(t % 3), &rng);
+		for (r = 0; r < 12; r++) {
+			size_t k = r == 0 ? 1 : r == 1 ? n :
+				   1 + ktap_rand_u64(&rng) % n;
+			double got = hl_kth_difference(b, nb, a, na, k);
+
+			checks++;
+			if (got != brute_kth(b, nb, a, na, k) && bad++ < 5)
+				ktap_diag("%zu/%zu, k %zu: %g, sorted %g", nb,
+					  na, k, got, brute_kth(b, nb, a, na, k));
+		}
+	}
+	KTAP_CHECK(!bad,
+		   "k-th difference by selection equals sorting all nb*na of them (%u checks, %u wrong)",
+		   checks, bad);
+}
+
+/* hl_shift against the median and order statistics of all differences. */
+static void test_hl_brute(void)
+{
+	ktap_u64 rng = 0x686c5f6272757465ULL;
+	double b[60], a[60];
+	unsigned int t, bad = 0;
+
+	for (t = 0; t < 200; t++) {
+		size_t nb = 1 + ktap_rand_u64(&rng) % 60;
+		size_t na = 1 + ktap_rand_u64(&rng) % 60, n = nb * na;
+		double est;
+		struct shift sh;
+
+		rand_sample(b, nb, t % 2, 0, &rng);
+		rand_sample(a, na, t % 2, 1, &rng);
+		hl_shift(b, nb, a, na, 0.05, &sh);
+		est = n % 2 ? brute_kth(b, nb, a, na, n / 2 + 1) :
+		      brute_kth(b, nb, a, na, n / 2) / 2 +
+		      brute_kth(b, nb, a, na, n / 2 + 1) / 2;
+		if (sh.est != est ||
+		    (sh.k && (sh.lo != brute_kth(b, nb, a, na, sh.k) ||
+			      sh.hi != brute_kth(b, nb, a, na, n + 1 - sh.k)))) {
+			if (bad++ < 5)
+				ktap_diag("%zu/%zu: est %g want %g", nb, na,
+					  sh.est, est);
+		}
+	}
+	KTAP_CHECK(!bad,
+		   "hl_shift: median and interval ends equal those of all differences sorted (200 samples, %u wrong)",
+		   bad);
+}
+
 /*
  * Coverage of the 95% interval: for continuous data it is exactly
  * 1 - 2 P(U <= k - 1) = 1 - 2 * 321/12870 = 0.9501 at 8/8 (k = 14),
@@ -448,7 +542,11 @@ static void make_set(struct bench_set *set, size_t nr)
 	set->nr = nr;
 	set->cap = nr;
 	for (i = 0; i < nr; i++) {
-		set->tests[i].name = xasprintf("t%zu", i);
+		char name[32];
+		size_t len = (size_t)snprintf(name, sizeof(name), "t%zu", i);
+		size_t id = strtab_id(&set->names, name, len, NULL);
+
+		set->tests[i].name = set->names.str[id];
 		set->tests[i].decimals[MET_CYCLES] = 3;
 		set->tests[i].decimals[MET_NS] = -1;
 	}
@@ -687,6 +785,8 @@ int main(void)
 	test_min_p_and_need();
 	test_null_counts_and_ci_k();
 	test_hl_shift();
+	test_hl_select();
+	test_hl_brute();
 	test_hl_coverage();
 	test_compare_build();
 	test_aa(2000, false);

@@ -494,6 +494,21 @@ t_env() {
 	ok_if "$ok" "environment differs: KEY: before X, after Y, first; none if equal"
 }
 
+t_env_many() {
+	i=0
+	while [ $i -lt 12 ]; do
+		printf 'format: bench_page_pool_simple 1\nkernel: k%d\nparams: loops=x loops=%d\ntest: name=t cycles_per_elem=1\n' "$i" "$i"
+		i=$((i + 1))
+	done >"$tmp/kernels.txt"
+	bc "$tmp/kernels.txt" "$tmp/kernels.txt"
+	ok=0
+	rc_is 0 || ok=1
+	hasx out "environment differs: kernel: before k0 (1 load), k1 (1 load), k2 (1 load), k3 (1 load), k4 (1 load), k5 (1 load), k6 (1 load), k7 (1 load) and 4 more values (4 loads), after k0 (1 load), k1 (1 load), k2 (1 load), k3 (1 load), k4 (1 load), k5 (1 load), k6 (1 load), k7 (1 load) and 4 more values (4 loads)" ||
+		ok=1
+	has out "^environment differs: params.loops: before 0 (1 load), 1 (1 load), 2 (1 load)" || ok=1
+	ok_if "$ok" "environment: eight values a side listed, the rest summed; the last of a repeated key holds"
+}
+
 t_precision() {
 	ok=0
 	for f in text markdown org; do
@@ -795,7 +810,8 @@ t_nothing_common() {
 
 TESTS="t_unit t_golden t_option_forms t_text_header t_org_valid t_md_rule
 t_loads_results t_loads_dmesg_overhead t_loads_dmesg_repeat t_loads_files
-t_loads_mixed t_ignored_lines t_need_loads t_change_noise t_env t_precision
+t_loads_mixed t_ignored_lines t_need_loads t_change_noise t_env t_env_many
+t_precision
 t_fail_above t_fail_above_within t_gate_nothing t_half_units t_no_overflow
 t_level t_load_stat t_plot t_plot_hostile
 t_plot_cannot t_formats_1 t_legacy_cut t_format3

@@ -55,7 +55,8 @@ void env_close(struct bench_set *set, struct env_scratch *sc, size_t load)
 	struct env_kv *kv = xcalloc(sc->nr, sizeof(*kv));
 	size_t i, n = 0;
 
-	qsort(sc->item, sc->nr, sizeof(*sc->item), cmp_item);
+	if (sc->nr)
+		qsort(sc->item, sc->nr, sizeof(*sc->item), cmp_item);
 	for (i = 0; i < sc->nr; i++) {
 		if (i + 1 < sc->nr && sc->item[i + 1].key == sc->item[i].key)
 			continue;
@@ -129,7 +130,8 @@ static struct pair *all_pairs(const struct bench_set *set,
 			p[n++].env = e;
 		}
 	}
-	qsort(p, n, sizeof(*p), cmp_pair);
+	if (n)
+		qsort(p, n, sizeof(*p), cmp_pair);
 	*nr = n;
 	return p;
 }

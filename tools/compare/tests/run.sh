@@ -5,7 +5,7 @@
 # tests as a subtest, then end-to-end cases on the inputs in data/
 # (grouping into loads, parsers, verdicts, output formats, exit status).
 #
-#   sh tests/run.sh BENCH_COMPARE UNIT_TEST
+#   sh tests/run.sh BENCH_COMPARE UNIT_TEST FUZZ
 #
 # The plan is counted before anything runs: every function named in
 # TESTS reports exactly one result, and so does every line of
@@ -14,7 +14,7 @@
 # The test functions are called through $TESTS and error_cases' $1.
 # shellcheck disable=SC2317
 
-[ $# -eq 2 ] || { echo "usage: $0 BENCH_COMPARE UNIT_TEST" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: $0 BENCH_COMPARE UNIT_TEST FUZZ" >&2; exit 2; }
 abspath() {
 	case $1 in
 	/*) echo "$1" ;;
@@ -23,6 +23,7 @@ abspath() {
 }
 BIN=$(abspath "$1")
 UNIT=$(abspath "$2")
+FUZZ=$(abspath "$3")
 cd "$(dirname "$0")" || exit 2
 # shellcheck source=../../../ktap_lib.sh
 . ../../../ktap_lib.sh
@@ -800,6 +801,36 @@ t_help() {
 	ok_if "$ok" "--help and -h: man page sections on stdout, exit 0"
 }
 
+# The fuzz driver (make fuzz) must see what it looks for: programs that
+# print inf, exit 3, crash, hang or report a sanitizer error in place
+# of bench-compare are findings; one that exits 2 cleanly is none.
+t_fuzz_detects() {
+	ok=0
+	for kind in inf status crash hang sanitizer clean; do
+		case $kind in
+		inf) body='echo "| t | inf | -nan |"' ;;
+		status) body='exit 3' ;;
+		crash) body='kill -SEGV $$' ;;
+		hang) body='sleep 5' ;;
+		sanitizer) body='echo "x.c:1:2: runtime error: overflow" >&2; exit 2' ;;
+		clean) body='echo "bench-compare: bad" >&2; exit 2' ;;
+		esac
+		printf '#!/bin/sh\n%s\n' "$body" >"$tmp/fake-$kind"
+		chmod +x "$tmp/fake-$kind"
+		(cd "$tmp" && "$FUZZ" -b "$tmp/fake-$kind" -n 2 -s 7 -t 1 \
+			-o "$tmp/findings-$kind" "$OLDPWD"/data/* >"$tmp/fuzz-$kind")
+		frc=$?
+		if [ $kind = clean ]; then
+			[ $frc -eq 0 ] || { diag "clean: exit $frc"; ok=1; }
+		elif [ $frc -ne 1 ] || ! grep -q '^not ok 1 ' "$tmp/fuzz-$kind" ||
+		     [ "$(ls "$tmp/findings-$kind" | wc -l)" -lt 1 ]; then
+			diag "$kind: exit $frc, not reported or its cases not kept"
+			ok=1
+		fi
+	done
+	ok_if "$ok" "the fuzz driver finds inf/nan, a bad exit status, a crash, a hang, a sanitizer report"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -816,7 +847,7 @@ t_fail_above t_fail_above_within t_gate_nothing t_half_units t_no_overflow
 t_level t_load_stat t_plot t_plot_hostile
 t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
-t_empty_stdin t_help t_nothing_common"
+t_empty_stdin t_help t_nothing_common t_fuzz_detects"
 
 nr_errors=0
 count_case() {

@@ -25,6 +25,7 @@
 #define VALUE_MAX		18446744073709551615.0
 #define ECHO_MAX		40	/* input shown in an error, at most */
 #define ENV_LIST_MAX		8	/* values of a key listed per side */
+#define RESULTS_SUFFIX		".results"	/* the loads in a directory */
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
@@ -51,6 +52,15 @@ enum metric {
 	MET_NS,
 	NR_METRICS,
 };
+
+/* What the cycle counter counted: see the clock: line of format 3. */
+enum clock {
+	CLOCK_CYCLES,
+	CLOCK_INSTRUCTIONS,
+	NR_CLOCKS,
+};
+
+extern const char * const clock_names[NR_CLOCKS];
 
 enum load_stat {
 	LOAD_MIN,
@@ -93,6 +103,7 @@ enum num_status {
 /* ------------------------------------------------------------------ */
 /* util.c */
 
+void complain(const char *fmt, ...) __printf(1, 2);
 void __noreturn out_of_memory(void);
 void *xrealloc(void *p, size_t size);
 void *xcalloc(size_t nmemb, size_t size);
@@ -182,8 +193,12 @@ struct env_kv {
 /* One load of the module: one results block, or its dmesg lines. */
 struct load {
 	enum side side;
+	enum clock clock;
+	bool dmesg;		/* from kernel log lines, not a results block */
 	size_t values;		/* tests it gave a value for */
 	size_t env;		/* 1 + number of its environment, or 0 */
+	const char *file;	/* where it starts */
+	unsigned long line;
 };
 
 /* What the dmesg parser remembers of a test in the open dmesg load. */
@@ -214,9 +229,12 @@ struct bench_set {
 	struct strtab env_keys;	/* "kernel", "config.kasan", ... */
 	struct strtab env_vals;
 	struct strtab envs;	/* each distinct environment: env_kv[] */
+	struct strtab paths;	/* the names of the files read */
+	enum clock clock;	/* of every load, once check_clocks() agreed */
 };
 
 int read_input(struct bench_set *set, enum side side, const char *path);
+int check_clocks(struct bench_set *set);
 void free_set(struct bench_set *set);
 
 /* ------------------------------------------------------------------ */
@@ -283,6 +301,7 @@ struct comparison {
 	size_t nr;
 	double alpha;
 	enum load_stat load_stat;
+	enum clock clock;	/* the unit of the cycles metric */
 };
 
 void compare_build(const struct bench_set *set, double alpha,

@@ -110,6 +110,7 @@ void compare_build(const struct bench_set *set, double alpha,
 	memset(cmp, 0, sizeof(*cmp));
 	cmp->alpha = alpha;
 	cmp->load_stat = load_stat;
+	cmp->clock = set->clock;
 	m = pick_rows(set, cmp);
 	cmp->nr = m;
 	if (!m)

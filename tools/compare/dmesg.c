@@ -12,9 +12,13 @@
  * to its closing parenthesis and newline, or refused.
  *
  * A load is the lines of one load of the module: the line
- * "bench_page_pool_simple: overhead:" starts one, and so does a test
- * that the open load already printed, for the versions without it.
+ * "bench_page_pool_simple: instrument: clock=C accel=A" starts one and
+ * says what its cycles(tsc) count (cycles when no such line came), the
+ * "overhead:" line after it starts one for versions without it, and so
+ * does a test that the open load already printed, for versions that
+ * print neither.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +191,29 @@ static bool legacy_consistent(struct parse_ctx *ctx,
 	return false;
 }
 
+/*
+ * A new dmesg load, with the clock and accelerator of the instrument
+ * line before it if there was one.
+ */
+static size_t open_load(struct parse_ctx *ctx)
+{
+	struct env_scratch env = { NULL };
+	size_t load = new_load(ctx);
+	struct load *l = &ctx->set->loads[load - 1];
+
+	l->dmesg = true;
+	if (!ctx->instrument)
+		return load;
+	l->clock = ctx->next_clock;
+	l->line = ctx->instrument_line;
+	env_add(ctx->set, &env, "accel", ctx->next_accel,
+		strlen(ctx->next_accel));
+	env_close(ctx->set, &env, load);
+	free(env.item);
+	ctx->instrument = false;
+	return load;
+}
+
 /* One value per metric for the open dmesg load, or a new one. */
 static void store_value(struct parse_ctx *ctx, const struct legacy_rec *r,
 			double cycles, int cycles_decimals)
@@ -195,7 +222,7 @@ static void store_value(struct parse_ctx *ctx, const struct legacy_rec *r,
 
 	/* each load prints a test once: a repeated one is the next load */
 	if (!ctx->dmesg_load || t->dmesg.load == ctx->dmesg_load)
-		ctx->dmesg_load = new_load(ctx);
+		ctx->dmesg_load = open_load(ctx);
 	t->dmesg.load = ctx->dmesg_load;
 	t->dmesg.printed_cycles = r->cycles;
 	t->dmesg.printed_ns = r->ns;
@@ -227,6 +254,80 @@ static void parse_legacy(struct parse_ctx *ctx, const char *s)
 				     (double)r.invokes, INT_DECIMALS);
 }
 
+/* A word of the bytes in @set at the cursor, *@len of them. */
+static const char *scan_word(struct scan *sc, const char *set, size_t *len,
+			     const char *what)
+{
+	const char *w = sc->p;
+
+	*len = 0;
+	if (sc->state <= 0)
+		return w;
+	*len = strspn(w, set);
+	if (!*len)
+		scan_stop(sc, *w ? -1 : 0, what, NULL);
+	sc->p += *len;
+	return w;
+}
+
+/* "clock=C accel=A" of an instrument line: the next load's. */
+static void parse_instrument(struct parse_ctx *ctx, const char *s)
+{
+	static const char lower[] = "abcdefghijklmnopqrstuvwxyz";
+	static const char word[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+	struct scan sc = { .p = s, .state = 1 };
+	const char *clock, *accel;
+	size_t clen, alen;
+	int c;
+
+	scan_lit(&sc, "clock=", "clock");
+	clock = scan_word(&sc, lower, &clen, "clock");
+	scan_lit(&sc, " accel=", "accel");
+	accel = scan_word(&sc, word, &alen, "accel");
+	if (sc.state > 0 && sc.p[strspn(sc.p, " \t")])
+		scan_stop(&sc, -1, "end", NULL);
+	for (c = 0; sc.state > 0 && c < NR_CLOCKS; c++) {
+		if (clen == strlen(clock_names[c]) &&
+		    !strncmp(clock, clock_names[c], clen))
+			break;
+	}
+	if (sc.state <= 0 || c == NR_CLOCKS) {
+		parse_error(ctx,
+			    "malformed instrument line: expected \"instrument: clock=instructions|cycles accel=WORD\"");
+		return;
+	}
+	ctx->dmesg_load = 0;
+	ctx->instrument = true;
+	ctx->next_clock = (enum clock)c;
+	ctx->instrument_line = ctx->lineno;
+	free(ctx->next_accel);
+	ctx->next_accel = xasprintf("%.*s", (int)alen, accel);
+}
+
+/*
+ * The start of "MODULE: @tag" in @line, MODULE a module name at the
+ * start of the line or after a blank, ']' or '>' (timestamps, syslog
+ * and log levels); NULL if there is none. *@after points past @tag.
+ */
+static const char *find_tag(const char *line, const char *tag,
+			    const char **after)
+{
+	const char *p = line;
+
+	while ((p = strstr(p, tag))) {
+		const char *m = p;
+
+		while (m > line && (isalnum((unsigned char)m[-1]) || m[-1] == '_'))
+			m--;
+		if (m < p && (m == line || strchr(" \t]>", m[-1]))) {
+			*after = p + strlen(tag);
+			return m;
+		}
+		p++;
+	}
+	return NULL;
+}
+
 /* Where a Type: record starts ("time_bench: Type:"), or NULL. */
 static const char *find_legacy(const char *line)
 {
@@ -249,7 +350,15 @@ void dmesg_line(struct parse_ctx *ctx, const char *line)
 {
 	const char *rec;
 
+	const char *after;
+
 	/* printed once per load, before its first test */
+	rec = find_tag(line, ": instrument: ", &after);
+	if (rec) {
+		if (data_line_ok(ctx, rec, "instrument line"))
+			parse_instrument(ctx, after);
+		return;
+	}
 	if (strstr(line, "bench_page_pool_simple: overhead:")) {
 		ctx->dmesg_load = 0;
 		return;

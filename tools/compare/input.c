@@ -13,11 +13,13 @@
  * else is an error naming FILE:LINE, and any error means no table.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "input.h"
@@ -96,6 +98,9 @@ size_t new_load(struct parse_ctx *ctx)
 	l = &set->loads[set->nr_loads++];
 	memset(l, 0, sizeof(*l));
 	l->side = ctx->side;
+	l->clock = CLOCK_CYCLES;
+	l->file = ctx->file;
+	l->line = ctx->lineno;
 	return set->nr_loads;
 }
 
@@ -177,18 +182,21 @@ static int read_lines(struct parse_ctx *ctx, FILE *f)
 	free(line);
 	results_end(ctx);
 	free(ctx->env.item);
+	free(ctx->next_accel);
 	return ret;
 }
 
-/* Reads one input file ("-": standard input); 0, or -1 if it is bad. */
-int read_input(struct bench_set *set, enum side side, const char *path)
+/* Reads one file ("-": standard input); 0, or -1 if it is bad. */
+static int read_file(struct bench_set *set, enum side side, const char *path)
 {
+	bool is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "<stdin>" : path;
+	size_t id = strtab_id(&set->paths, name, strlen(name), NULL);
 	struct parse_ctx ctx = {
 		.set = set,
 		.side = side,
-		.file = strcmp(path, "-") ? path : "<stdin>",
+		.file = set->paths.str[id],
 	};
-	bool is_stdin = !strcmp(path, "-");
 	FILE *f;
 	int ret;
 
@@ -210,6 +218,96 @@ int read_input(struct bench_set *set, enum side side, const char *path)
 	return ret;
 }
 
+static bool is_results_name(const char *name)
+{
+	size_t n = strlen(name), m = strlen(RESULTS_SUFFIX);
+
+	return name[0] != '.' && n > m && !strcmp(name + n - m, RESULTS_SUFFIX);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/* The names of the results files in @dir, sorted, *@nr; -1 on error. */
+static int results_names(const char *dir, char ***names, size_t *nr)
+{
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		fprintf(stderr, PROG ": %s: cannot open: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		if (!is_results_name(e->d_name))
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (!n)
+		fprintf(stderr, PROG ": %s: no *%s file in the directory\n", dir,
+			RESULTS_SUFFIX);
+	else
+		qsort(v, n, sizeof(*v), cmp_names);
+	*names = v;
+	*nr = n;
+	return n ? 0 : -1;
+}
+
+/*
+ * A directory as one side: each regular file named *.results in it, in
+ * the order of their names, is one load (one results block). Other
+ * names are not read. 0, or -1 if any is bad.
+ */
+static int read_dir(struct bench_set *set, enum side side, const char *dir)
+{
+	size_t i, n = 0, before;
+	char **names = NULL;
+	struct stat st;
+	int ret = results_names(dir, &names, &n);
+
+	for (i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+
+		before = set->nr_loads;
+		if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+			fprintf(stderr, PROG ": %s: not a regular file\n", path);
+			ret = -1;
+		} else if (read_file(set, side, path)) {
+			ret = -1;
+		} else if (set->nr_loads - before != 1 ||
+			   set->loads[before].dmesg) {
+			complain("%s: holds %zu loads; %s",
+				 path, set->nr_loads - before,
+				 "a results file of a directory must be one load");
+			ret = -1;
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/*
+ * Reads one input: a file ("-": standard input) or a directory of
+ * results files; 0, or -1 if it is bad.
+ */
+int read_input(struct bench_set *set, enum side side, const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
+		return read_dir(set, side, path);
+	return read_file(set, side, path);
+}
+
 void free_set(struct bench_set *set)
 {
 	size_t i;
@@ -227,5 +325,36 @@ void free_set(struct bench_set *set)
 	strtab_free(&set->env_keys);
 	strtab_free(&set->env_vals);
 	strtab_free(&set->envs);
+	strtab_free(&set->paths);
 	memset(set, 0, sizeof(*set));
+}
+
+/*
+ * Numbers of two clocks cannot be compared: every load with values must
+ * have the same clock, which becomes the set's. 0, or -1 after saying
+ * which two loads differ, in one line.
+ */
+int check_clocks(struct bench_set *set)
+{
+	const struct load *first = NULL;
+	size_t i;
+
+	for (i = 0; i < set->nr_loads; i++) {
+		const struct load *l = &set->loads[i];
+
+		if (!l->values)
+			continue;
+		if (!first) {
+			first = l;
+			set->clock = l->clock;
+		} else if (l->clock != first->clock) {
+			complain("%s: %s:%lu counts %s, %s:%lu %s",
+				 "loads of different clocks cannot be compared",
+				 first->file, first->line,
+				 clock_names[first->clock], l->file, l->line,
+				 clock_names[l->clock]);
+			return -1;
+		}
+	}
+	return 0;
 }

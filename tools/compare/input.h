@@ -17,6 +17,7 @@ struct results_block {
 	unsigned long line;	/* of its format: line */
 	size_t tests;		/* its test: lines so far */
 	size_t skips;		/* its skip: lines so far */
+	bool has_clock;		/* its clock: line was read */
 	bool ended;		/* format 3: its end: line was read */
 };
 
@@ -33,6 +34,11 @@ struct parse_ctx {
 	struct results_block res;
 	struct env_scratch env;	/* of the open results block */
 	size_t dmesg_load;	/* 1 + index of the open dmesg load, or 0 */
+	/* the instrument line of the next dmesg load, if there was one */
+	bool instrument;
+	enum clock next_clock;
+	char *next_accel;
+	unsigned long instrument_line;
 };
 
 /* Input shown in an error: at most ECHO_MAX characters, "..." if cut. */

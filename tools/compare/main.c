@@ -24,6 +24,9 @@ static const char help_text[] =
 	"       " PROG " [OPTIONS] BEFORE AFTER\n"
 	"       " PROG " [OPTIONS] BEFORE... -- AFTER...\n"
 	"\n"
+	"       Each BEFORE and AFTER is a file or a directory of results\n"
+	"       files.\n"
+	"\n"
 	"DESCRIPTION\n"
 	"       Reads the results of benchmark runs made before a change (BEFORE)\n"
 	"       and after it (AFTER), and prints one row per test found on both\n"
@@ -69,6 +72,16 @@ static const char help_text[] =
 	"       slower is consistent with these loads\". Before and after are the\n"
 	"       medians of the per-load values.\n"
 	"\n"
+	"       Each load knows its clock: what its cycle counter counted.\n"
+	"       Under QEMU's -icount shift=0 the counter advances one tick per\n"
+	"       instruction, and the module says \"clock: instructions\"; its\n"
+	"       numbers are instructions per element, exact and the same on\n"
+	"       every boot. Otherwise they are cycles. Numbers of two clocks\n"
+	"       are never compared: loads of different clocks are an error.\n"
+	"       Under instructions every label says \"instructions\", and the\n"
+	"       ns columns are left out (the guest's clock then follows the\n"
+	"       instruction count too).\n"
+	"\n"
 	"       All input is read before anything is printed; any bad input\n"
 	"       line stops the program with no table.\n"
 	"\n"
@@ -113,6 +126,15 @@ static const char help_text[] =
 	"       side, each side needing at least one; everything after \"--\" is\n"
 	"       a file. A file named \"-\" is standard input (once at most).\n"
 	"\n"
+	"       A directory in place of a file stands for the files in it\n"
+	"       whose names end in \".results\" (not starting with \".\"), read\n"
+	"       in the order of their names: the kselftest wrapper's -o DIR\n"
+	"       and the guest runner keep one such file per load. Each must\n"
+	"       be a regular file holding exactly one results block (one\n"
+	"       load); files of other names are not read. A directory without\n"
+	"       any *.results file, an entry of that name that is not a\n"
+	"       regular file, or a file of more or fewer loads, is an error.\n"
+	"\n"
 	"INPUT\n"
 	"       Each line is recognized on its own, so files may mix:\n"
 	"\n"
@@ -129,10 +151,14 @@ static const char help_text[] =
 	"              (and ns_samples=), formats 2 and 3, the load's value is\n"
 	"              reduced from those repetitions; their count must equal\n"
 	"              reps= if given. A test may appear once per load, a field\n"
-	"              once per line. The lines kernel:, cpu_model:, cmdline:,\n"
-	"              params:, config: and runtime: are the load's\n"
-	"              environment. Unknown keys and other lines (cpu:,\n"
-	"              selected:, ...) are ignored.\n"
+	"              once per line. \"clock: instructions\" or \"clock:\n"
+	"              cycles\" is the load's clock (format 3 must have it;\n"
+	"              formats 1 and 2 count cycles). The lines kernel:,\n"
+	"              cpu_model:, accel:, cmdline: (the rest of the line) and\n"
+	"              params:, config:, runtime:, platform:, mitigations:\n"
+	"              (each key=value a key of its own, config.kasan, ...)\n"
+	"              are the load's environment. Unknown keys and other lines\n"
+	"              (cpu:, selected:, ...) are ignored.\n"
 	"\n"
 	"              Format 3 says when a block is whole: it ends with\n"
 	"              \"end: tests=T skips=S\", T and S counting its test: and\n"
@@ -161,6 +187,14 @@ static const char help_text[] =
 	"              \"Type:NAME Spread over N reps: ...\", the per-CPU\n"
 	"              \"Type:NAME CPU(N) ...\" and \"Sum Type:...\" lines, and all\n"
 	"              other lines are ignored.\n"
+	"\n"
+	"              \"MODULE: instrument: clock=C accel=A\", printed once per\n"
+	"              load before its overhead: line, starts a load whose\n"
+	"              clock is C (instructions or cycles) and whose\n"
+	"              environment has accel A; the loads of a log without it\n"
+	"              count cycles. \"bench_page_pool_simple: overhead:\" also\n"
+	"              starts a load, and so does a test that the open load\n"
+	"              already printed (module versions that print neither).\n"
 	"\n"
 	"       Input is hostile until parsed. Every line that is read must\n"
 	"       end in a newline (the last line of a file too: a file cut\n"
@@ -200,8 +234,8 @@ static const char help_text[] =
 	"              test on both sides, or every row n/a): a gate that\n"
 	"              checked nothing fails.\n"
 	"       2      Usage error, an input file missing, unreadable or bad\n"
-	"              (\"" PROG ": FILE:LINE: what is wrong\" on stderr), or the\n"
-	"              plot could not be drawn.\n"
+	"              (\"" PROG ": FILE:LINE: what is wrong\" on stderr), loads\n"
+	"              of different clocks, or the plot could not be drawn.\n"
 	"\n"
 	"EXAMPLES\n"
 	"       Two kernels, eight fresh guests each, interleaved (the project's\n"
@@ -212,6 +246,10 @@ static const char help_text[] =
 	"              modprobe bench_page_pool_simple\n"
 	"              cat /sys/kernel/debug/bench_page_pool_simple/results >b1\n"
 	"              rmmod bench_page_pool_simple\n"
+	"\n"
+	"       A/B on a test box, ten loads each, collected by the kselftest\n"
+	"       wrapper into one directory per kernel:\n"
+	"              " PROG " results-A/ results-B/\n"
 	"\n"
 	"       Many loads in one dmesg log against an earlier one:\n"
 	"              dmesg | " PROG " old-dmesg.log -\n"
@@ -405,8 +443,9 @@ static int gate_fail_above(const struct comparison *cmp, double limit)
 			continue;
 		pct = fmt_pct(r->m[MET_CYCLES].pct);
 		fprintf(stderr,
-			PROG ": regression above %g%%: %s cycles/elem %s (p=%.3g after Holm)\n",
-			limit, r->test->name, pct, r->p_adj);
+			PROG ": regression above %g%%: %s %s/elem %s (p=%.3g after Holm)\n",
+			limit, r->test->name, clock_names[cmp->clock], pct,
+			r->p_adj);
 		free(pct);
 		ret = 1;
 	}
@@ -450,7 +489,7 @@ int main(int argc, char **argv)
 				bad = true;
 		}
 	}
-	if (bad) {
+	if (bad || check_clocks(&set)) {
 		free_set(&set);
 		return 2;
 	}

@@ -3,7 +3,8 @@
  * bench-compare: the picture (--plot FILE.svg or FILE.png), drawn by
  * gnuplot.
  *
- * One column per row of the table: each side's per-load cycles/elem as
+ * One column per row of the table: each side's per-load cycles/elem (or
+ * instructions/elem, as the clock of the loads says) as
  * points, before on the left, after on the right, and each side's median
  * as a bar. Values are in percent of the before median, so that tests of
  * 100 and of 30000 cycles share one axis and a shift reads as a percent.
@@ -218,7 +219,8 @@ static void put_script(FILE *gp, const struct comparison *cmp, bool svg)
 		fprintf(gp, "set terminal pngcairo size %zu,560\n", width);
 	fputs("set termoption noenhanced\n", gp);
 	fprintf(gp,
-		"set title \"cycles/elem of each load, in %% of the before median (%s of each load)\"\n",
+		"set title \"%s/elem of each load, in %% of the before median (%s of each load)\"\n",
+		clock_names[cmp->clock],
 		cmp->load_stat == LOAD_MIN ? "cheapest repetition" :
 					     "median repetition");
 	fputs("set ylabel \"% of before median\"\n"

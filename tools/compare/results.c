@@ -80,17 +80,30 @@ static const struct {
 	[MET_NS] = { F_NS, F_NS_PER_ELEM, F_NS_SAMPLES },
 };
 
-/* The environment lines: the rest of the line, or its key=value words. */
+/*
+ * The header lines read: the clock of the load, and its environment,
+ * each the rest of the line or its key=value words.
+ */
+enum header_kind {
+	HDR_TEXT,
+	HDR_WORDS,
+	HDR_CLOCK,
+};
+
 static const struct {
 	const char *key;
-	bool words;
+	enum header_kind kind;
 } headers[] = {
-	{ "kernel", false },
-	{ "cpu_model", false },
-	{ "cmdline", false },
-	{ "params", true },
-	{ "config", true },
-	{ "runtime", true },
+	{ "kernel", HDR_TEXT },
+	{ "cpu_model", HDR_TEXT },
+	{ "clock", HDR_CLOCK },
+	{ "accel", HDR_TEXT },
+	{ "cmdline", HDR_TEXT },
+	{ "params", HDR_WORDS },
+	{ "config", HDR_WORDS },
+	{ "runtime", HDR_WORDS },
+	{ "platform", HDR_WORDS },
+	{ "mitigations", HDR_WORDS },
 };
 
 /* One test: line, its fields split, its numbers read. */
@@ -162,17 +175,43 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 	ctx->res.load = new_load(ctx);
 }
 
+/* The rest of the line @s, trimmed: its start, *@len bytes. */
+static const char *trimmed(const char *s, size_t *len)
+{
+	s += strspn(s, " \t");
+	*len = strlen(s);
+	while (*len && strchr(" \t", s[*len - 1]))
+		(*len)--;
+	return s;
+}
+
 /* "kernel: REL": the rest of the line, trimmed, is one value. */
 static void parse_env_text(struct parse_ctx *ctx, const char *key,
 			   const char *s)
 {
 	size_t len;
 
-	s += strspn(s, " \t");
-	len = strlen(s);
-	while (len && strchr(" \t", s[len - 1]))
-		len--;
+	s = trimmed(s, &len);
 	env_add(ctx->set, &ctx->env, key, s, len);
+}
+
+/* "clock: instructions" or "clock: cycles": what the counts count. */
+static void parse_clock(struct parse_ctx *ctx, const char *s)
+{
+	size_t len;
+	int c;
+
+	s = trimmed(s, &len);
+	for (c = 0; c < NR_CLOCKS; c++) {
+		if (len == strlen(clock_names[c]) &&
+		    !strncmp(s, clock_names[c], len)) {
+			ctx->set->loads[ctx->res.load - 1].clock = (enum clock)c;
+			ctx->res.has_clock = true;
+			return;
+		}
+	}
+	parse_error(ctx, "unknown clock '%s': instructions or cycles",
+		    echo(s).s);
 }
 
 /* "config: k=v k=v": each k=v is key PREFIX.k; other words are ignored. */
@@ -215,7 +254,9 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 			continue;
 		if (!data_line_ok(ctx, line, "results line"))
 			return true;
-		if (headers[i].words)
+		if (headers[i].kind == HDR_CLOCK)
+			parse_clock(ctx, line + len + 1);
+		else if (headers[i].kind == HDR_WORDS)
 			parse_env_words(ctx, headers[i].key, line + len + 1);
 		else
 			parse_env_text(ctx, headers[i].key, line + len + 1);
@@ -505,6 +546,10 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 
 	env_close(ctx->set, &ctx->env, ctx->res.load);
 	ctx->res.ended = true;
+	if (!ctx->res.has_clock) {
+		parse_error(ctx, "format 3 block without a clock: line");
+		return;
+	}
 	for (i = 0; i < 2; i++) {
 		if (!word_ull(s, key[i], &n)) {
 			parse_error(ctx, "end: line without %sN", key[i]);

@@ -7,7 +7,9 @@
  * cycles before/after/diff, ns before/after/diff, % change) and go on
  * with what makes the verdict readable: the interval of the cycles
  * shift, the loads per side, the adjusted p and the verdict itself.
- * What the columns mean is said under the table.
+ * What the columns mean is said under the table. When the counter
+ * counted instructions (QEMU -icount), every label says so and the ns
+ * columns are left out.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -33,19 +35,33 @@ enum column {
 	NR_COLS,
 };
 
-static const char * const col_names[NR_COLS] = {
+/* Headers: %1$s is the unit of the counter, %2$s the interval's level. */
+static const char * const col_heads[NR_COLS] = {
 	[COL_TEST] = "test",
-	[COL_CYC_BEFORE] = "cycles before",
-	[COL_CYC_AFTER] = "cycles after",
-	[COL_CYC_DIFF] = "cycles diff",
+	[COL_CYC_BEFORE] = "%1$s before",
+	[COL_CYC_AFTER] = "%1$s after",
+	[COL_CYC_DIFF] = "%1$s diff",
 	[COL_NS_BEFORE] = "ns before",
 	[COL_NS_AFTER] = "ns after",
 	[COL_NS_DIFF] = "ns diff",
-	[COL_PCT] = "% change",
-	[COL_CI] = NULL,	/* "cycles diff 95% CI", from alpha */
+	[COL_PCT] = "%% change",
+	[COL_CI] = "%1$s diff %2$s%% CI",
 	[COL_LOADS] = "loads",
 	[COL_P] = "p (Holm)",
 	[COL_VERDICT] = "verdict",
+};
+
+/* A table being printed: its columns, cells and widths. */
+struct table {
+	const struct bench_set *set;
+	const struct comparison *cmp;
+	enum out_format fmt;
+	const char *unit;	/* what the counter counted */
+	char *level;		/* of the interval, in percent */
+	bool shown[NR_COLS];
+	char *head[NR_COLS];
+	char **cells;		/* cmp->nr rows of NR_COLS */
+	size_t width[NR_COLS];
 };
 
 /* A cell as it must appear in @fmt: '|' escaped in tables. */
@@ -130,6 +146,54 @@ static void fill_row(char **cell, const struct row *r, enum out_format fmt)
 	cell[COL_VERDICT] = fmt_verdict(r);
 }
 
+/*
+ * Which columns the table has: ns are not measured when the counter
+ * counts instructions (the clock then follows the instructions too).
+ */
+static void pick_columns(struct table *t)
+{
+	bool ns = t->cmp->clock != CLOCK_INSTRUCTIONS;
+	int c;
+
+	for (c = 0; c < NR_COLS; c++)
+		t->shown[c] = ns || c < COL_NS_BEFORE || c > COL_NS_DIFF;
+}
+
+/* The headers, the cells and the width of each column. */
+static void fill_table(struct table *t)
+{
+	size_t i, w;
+	int c;
+
+	t->cells = xcalloc(t->cmp->nr * NR_COLS + 1, sizeof(*t->cells));
+	for (i = 0; i < t->cmp->nr; i++)
+		fill_row(t->cells + i * NR_COLS, &t->cmp->rows[i], t->fmt);
+	for (c = 0; c < NR_COLS; c++) {
+		t->head[c] = xasprintf(col_heads[c], t->unit, t->level);
+		t->width[c] = strlen(t->head[c]);
+		if (t->fmt != OUT_TEXT && t->width[c] < 3)
+			t->width[c] = 3;
+		for (i = 0; i < t->cmp->nr; i++) {
+			w = strlen(t->cells[i * NR_COLS + c]);
+			if (w > t->width[c])
+				t->width[c] = w;
+		}
+	}
+}
+
+static void free_table(struct table *t)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < t->cmp->nr * NR_COLS; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	for (c = 0; c < NR_COLS; c++)
+		free(t->head[c]);
+	free(t->level);
+}
+
 static bool col_left(int col)
 {
 	return col == COL_TEST || col == COL_VERDICT;
@@ -141,47 +205,56 @@ static void print_dashes(size_t n)
 		putchar('-');
 }
 
-static void print_cells(char * const *cell, const size_t *width,
-			enum out_format fmt)
+static int last_column(const struct table *t)
 {
-	int c;
+	int c = NR_COLS - 1;
 
-	for (c = 0; c < NR_COLS; c++) {
-		int w = (int)width[c];
-
-		if (fmt == OUT_TEXT) {
-			if (c)
-				fputs("  ", stdout);
-			if (c == NR_COLS - 1)
-				fputs(cell[c], stdout);
-			else if (col_left(c))
-				printf("%-*s", w, cell[c]);
-			else
-				printf("%*s", w, cell[c]);
-		} else {
-			printf(col_left(c) ? "| %-*s " : "| %*s ", w, cell[c]);
-		}
-	}
-	puts(fmt == OUT_TEXT ? "" : "|");
+	while (c > 0 && !t->shown[c])
+		c--;
+	return c;
 }
 
-static void print_rule(const size_t *width, enum out_format fmt)
+static void print_cells(const struct table *t, char * const *cell)
 {
+	int c, last = last_column(t);
+
+	for (c = 0; c < NR_COLS; c++) {
+		int w = (int)t->width[c];
+
+		if (!t->shown[c])
+			continue;
+		if (t->fmt != OUT_TEXT)
+			printf(col_left(c) ? "| %-*s " : "| %*s ", w, cell[c]);
+		else if (c == last)
+			printf("%s%s", c ? "  " : "", cell[c]);
+		else
+			printf(col_left(c) ? "%s%-*s" : "%s%*s", c ? "  " : "",
+			       w, cell[c]);
+	}
+	puts(t->fmt == OUT_TEXT ? "" : "|");
+}
+
+static void print_rule(const struct table *t)
+{
+	bool first = true;
 	int c;
 
 	for (c = 0; c < NR_COLS; c++) {
-		if (fmt == OUT_ORG) {
-			fputs(c ? "+" : "|", stdout);
-			print_dashes(width[c] + 2);
+		if (!t->shown[c])
+			continue;
+		if (t->fmt == OUT_ORG) {
+			fputs(first ? "|" : "+", stdout);
+			print_dashes(t->width[c] + 2);
 		} else if (col_left(c)) {
 			fputs("| :", stdout);
-			print_dashes(width[c] - 1);
+			print_dashes(t->width[c] - 1);
 			putchar(' ');
 		} else {
 			fputs("| ", stdout);
-			print_dashes(width[c] - 1);
+			print_dashes(t->width[c] - 1);
 			fputs(": ", stdout);
 		}
+		first = false;
 	}
 	puts("|");
 }
@@ -213,10 +286,12 @@ static size_t side_loads(const struct bench_set *set, enum side s)
 	return n;
 }
 
-static void print_footer(const struct bench_set *set,
-			 const struct comparison *cmp, enum out_format fmt)
+static void print_footer(const struct table *t)
 {
-	char *level = fmt_level(cmp->alpha);
+	const struct bench_set *set = t->set;
+	const struct comparison *cmp = t->cmp;
+	enum out_format fmt = t->fmt;
+	const char *u = t->unit;
 	bool first = true;
 	size_t i;
 	int s;
@@ -240,12 +315,11 @@ static void print_footer(const struct bench_set *set,
 			  load_stat_words(cmp->load_stat),
 			  cmp->load_stat == LOAD_MIN ? "min" : "median");
 	print_footer_line(fmt, &first,
-			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: cycles diff in %% of cycles before; CI: distribution-free %s%% interval of the cycles shift",
-			  level);
-	free(level);
+			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: %s diff in %% of %s before; CI: distribution-free %s%% interval of the %s shift",
+			  u, u, t->level, u);
 	print_footer_line(fmt, &first,
-			  "verdict: two-sided Mann-Whitney U of the per-load cycles/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
-			  cmp->nr, cmp->nr == 1 ? "" : "s", cmp->alpha);
+			  "verdict: two-sided Mann-Whitney U of the per-load %s/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
+			  u, cmp->nr, cmp->nr == 1 ? "" : "s", cmp->alpha);
 }
 
 /*
@@ -304,41 +378,23 @@ static void print_env(const struct bench_set *set)
 void print_report(const struct bench_set *set, const struct comparison *cmp,
 		  enum out_format fmt)
 {
-	char *head[NR_COLS], **cells, *level;
-	size_t width[NR_COLS], i;
-	int c;
+	struct table t = {
+		.set = set,
+		.cmp = cmp,
+		.fmt = fmt,
+		.unit = clock_names[cmp->clock],
+		.level = fmt_level(cmp->alpha),
+	};
+	size_t i;
 
 	print_env(set);
-	level = fmt_level(cmp->alpha);
-	for (c = 0; c < NR_COLS; c++)
-		head[c] = col_names[c] ? xstrdup(col_names[c]) :
-			  xasprintf("cycles diff %s%% CI", level);
-	free(level);
-	cells = xcalloc(cmp->nr * NR_COLS + 1, sizeof(*cells));
-	for (i = 0; i < cmp->nr; i++)
-		fill_row(cells + i * NR_COLS, &cmp->rows[i], fmt);
-
-	for (c = 0; c < NR_COLS; c++) {
-		width[c] = strlen(head[c]);
-		if (fmt != OUT_TEXT && width[c] < 3)
-			width[c] = 3;
-		for (i = 0; i < cmp->nr; i++) {
-			size_t w = strlen(cells[i * NR_COLS + c]);
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
-	print_cells(head, width, fmt);
+	pick_columns(&t);
+	fill_table(&t);
+	print_cells(&t, t.head);
 	if (fmt != OUT_TEXT)
-		print_rule(width, fmt);
+		print_rule(&t);
 	for (i = 0; i < cmp->nr; i++)
-		print_cells(cells + i * NR_COLS, width, fmt);
-	print_footer(set, cmp, fmt);
-
-	for (i = 0; i < cmp->nr * NR_COLS; i++)
-		free(cells[i]);
-	free(cells);
-	for (c = 0; c < NR_COLS; c++)
-		free(head[c]);
+		print_cells(&t, t.cells + i * NR_COLS);
+	print_footer(&t);
+	free_table(&t);
 }

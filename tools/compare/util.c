@@ -14,6 +14,22 @@
 #include "bench_compare.h"
 
 const char * const side_names[NR_SIDES] = { "before", "after" };
+const char * const clock_names[NR_CLOCKS] = {
+	[CLOCK_CYCLES] = "cycles",
+	[CLOCK_INSTRUCTIONS] = "instructions",
+};
+
+/* "bench-compare: MESSAGE" on stderr. */
+void complain(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 /* Running out of memory is reported and ends the program (exit 2). */
 void out_of_memory(void)

@@ -20,6 +20,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -239,7 +240,7 @@ struct fuzz_case {
 	char dir[64];
 	char *argv[32];
 	int argc;
-	struct buf in[2 * MAX_FILES];
+	struct buf in[2 * MAX_FILES];	/* the inputs, for judge() */
 	int nr_in;
 };
 
@@ -248,12 +249,60 @@ static const char *pick(const char * const *v, size_t n)
 	return v[below(n)];
 }
 
+/* A mutated seed file, written to @path and kept in the case. */
+static void make_input(struct fuzz_case *fc, const char *path)
+{
+	struct buf *b = &fc->in[fc->nr_in++];
+	size_t s = below((size_t)nr_seeds), m;
+
+	b->len = seeds[s].len;
+	b->p = xmalloc(b->len);
+	memcpy(b->p, seeds[s].p, b->len);
+	for (m = 1 + below(MAX_MUTATIONS); m; m--)
+		mutate(b);
+	if (!write_file(path, b)) {
+		perror("fuzz: writing a case");
+		exit(2);
+	}
+}
+
+/*
+ * One side: one to MAX_FILES mutated files, or, one time in six, a
+ * directory of them named N.results.
+ */
+static void make_side(struct fuzz_case *fc, int side)
+{
+	int f, nr = 1 + (int)below(MAX_FILES);
+	bool dir = !below(6);
+	char *path;
+
+	if (dir) {
+		if (asprintf(&path, "%s/%cd", fc->dir, side ? 'a' : 'b') < 0 ||
+		    mkdir(path, 0700)) {
+			perror("fuzz: making a case");
+			exit(2);
+		}
+		fc->argv[fc->argc++] = path;
+	}
+	for (f = 0; f < nr; f++) {
+		if (asprintf(&path, dir ? "%s/%cd/%d.results" : "%s/%c%d",
+			     fc->dir, side ? 'a' : 'b', f) < 0) {
+			perror("fuzz: making a case");
+			exit(2);
+		}
+		make_input(fc, path);
+		if (dir)
+			free(path);
+		else
+			fc->argv[fc->argc++] = path;
+	}
+}
+
 /* The options and input files of one case, written into its directory. */
 static void make_case(struct fuzz_case *fc, const char *bin)
 {
 	static const char * const fmts[] = { "text", "markdown", "org", "json" };
 	static const char * const alphas[] = { "0.05", "0.5", "1e-12", "0.999" };
-	int side, f, nr;
 
 	fc->argc = 0;
 	fc->nr_in = 0;
@@ -268,29 +317,9 @@ static void make_case(struct fuzz_case *fc, const char *bin)
 		fc->argv[fc->argc++] = strdup("--load-stat=median");
 	if (below(3) == 0)
 		fc->argv[fc->argc++] = strdup("--fail-above=5");
-	for (side = 0; side < 2; side++) {
-		nr = 1 + (int)below(MAX_FILES);
-		if (side)
-			fc->argv[fc->argc++] = strdup("--");
-		for (f = 0; f < nr; f++) {
-			struct buf *b = &fc->in[fc->nr_in];
-			size_t s = below((size_t)nr_seeds), m;
-			char *path;
-
-			b->len = seeds[s].len;
-			b->p = xmalloc(b->len);
-			memcpy(b->p, seeds[s].p, b->len);
-			for (m = 1 + below(MAX_MUTATIONS); m; m--)
-				mutate(b);
-			if (asprintf(&path, "%s/%c%d", fc->dir, side ? 'a' : 'b',
-				     f) < 0 || !write_file(path, b)) {
-				perror("fuzz: writing a case");
-				exit(2);
-			}
-			fc->argv[fc->argc++] = path;
-			fc->nr_in++;
-		}
-	}
+	make_side(fc, 0);
+	fc->argv[fc->argc++] = strdup("--");
+	make_side(fc, 1);
 	fc->argv[fc->argc] = NULL;
 }
 
@@ -416,26 +445,25 @@ static void keep(struct fuzz_case *fc, const char *findings, long n,
 	free(dst);
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Frees the case and removes its directory, unless it was kept. */
 static void cleanup(struct fuzz_case *fc)
 {
-	char path[96];
 	int i;
 
-	for (i = 0; i < fc->argc; i++) {
-		if (*fc->dir && fc->argv[i][0] == '/' &&
-		    !strncmp(fc->argv[i], fc->dir, strlen(fc->dir)))
-			unlink(fc->argv[i]);
+	for (i = 0; i < fc->argc; i++)
 		free(fc->argv[i]);
-	}
 	for (i = 0; i < fc->nr_in; i++)
 		free(fc->in[i].p);
-	if (!*fc->dir)
-		return;
-	snprintf(path, sizeof(path), "%s/stdout", fc->dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/stderr", fc->dir);
-	unlink(path);
-	rmdir(fc->dir);
+	if (*fc->dir)
+		nftw(fc->dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 static int bad_args(void)

@@ -235,12 +235,13 @@ error_cases() {
 	$1 "missing file" 2 \
 		"bench-compare: data/missing.txt: cannot open: No such file or directory" \
 		data/missing.txt "$A1"
-	$1 "a directory" 2 \
-		"bench-compare: data: read error: Is a directory" data "$A1"
+	$1 "a directory without results files" 2 \
+		"bench-compare: data: no *.results file in the directory" data "$A1"
 	$1 "all bad files reported, the good one read" 2 \
 		"bench-compare: no benchmark results in data/noise.log" \
 		data/empty.txt "$B1" -- data/noise.log
 	strict_cases "$1"
+	clock_cases "$1"
 	$1 "usage: no arguments" 2 \
 		"bench-compare: need a BEFORE and an AFTER file"
 	$1 "usage: one file" 2 \
@@ -336,6 +337,25 @@ strict_cases() {
 	$1 "format 3: end: counts that disagree" 2 \
 		"bench-compare: data/f3_count.txt:19: end: line says tests=3, the block has 2 test: lines (cut short?)" \
 		data/f3_count.txt data/f3_after.txt
+}
+
+# Issue 14: numbers of two clocks are never compared.
+clock_cases() {
+	$1 "results files of two clocks" 2 \
+		"bench-compare: loads of different clocks cannot be compared: data/f3_before.txt:1 counts cycles, data/icount_after.txt:1 instructions" \
+		data/f3_before.txt data/icount_after.txt
+	$1 "a dmesg log without instrument lines against one with them" 2 \
+		"bench-compare: loads of different clocks cannot be compared: data/dmesg_ts.log:5 counts cycles, data/dmesg_instrument.log:1 instructions" \
+		data/dmesg_ts.log data/dmesg_instrument.log
+	$1 "an instrument line with an unknown clock" 2 \
+		"bench-compare: data/instrument_err.log:1: malformed instrument line: expected \"instrument: clock=instructions|cycles accel=WORD\"" \
+		data/instrument_err.log data/icount_after.txt
+	$1 "an instrument line without accel=" 2 \
+		"bench-compare: data/instrument_err.log:2: malformed instrument line: expected \"instrument: clock=instructions|cycles accel=WORD\"" \
+		data/instrument_err.log data/icount_after.txt
+	$1 "format 3: a block without its clock: line" 2 \
+		"bench-compare: data/f3_noclock.txt:18: format 3 block without a clock: line" \
+		data/f3_noclock.txt data/f3_after.txt
 }
 
 # --- tests reporting one result each ----------------------------------------
@@ -831,6 +851,66 @@ t_fuzz_detects() {
 	ok_if "$ok" "the fuzz driver finds inf/nan, a bad exit status, a crash, a hang, a sanitizer report"
 }
 
+t_instructions() {
+	bc data/icount_before.txt data/icount_after.txt
+	ok=0
+	rc_is 0 || ok=1
+	head -n 1 "$tmp/out" | grep -q '^test  *instructions before  *instructions after  *instructions diff  *% change  *instructions diff 95% CI  *loads  *p (Holm)  *verdict$' ||
+		{ diag "header: $(head -n 1 "$tmp/out")"; ok=1; }
+	has out "^$FAST  *79\.065  *82\.060  *+3\.000  *+3\.79%  *+2\.990\.\.+3\.000  *6/6  *0\.00433  *change$" || ok=1
+	has out "^tasklet_page_pool02_ptr_ring .* +0\.000\.\.+0\.010  *6/6  *1  *noise$" || ok=1
+	grep -q '\<cycles\>\|\<ns\>' "$tmp/out" && { diag "cycles or ns in the table"; ok=1; }
+	bc data/dmesg_instrument.log data/icount_after.txt
+	rc_is 0 || ok=1
+	has out "^$FAST  *79\.065  *82\.060 " || ok=1
+	has out '^loads: before 2, after 6;' || ok=1
+	grep -q '\<cycles\>\|\<ns\>' "$tmp/out" && { diag "cycles or ns in the table"; ok=1; }
+	ok_if "$ok" "instructions (icount): every label says instructions, no ns columns, from results and dmesg instrument lines"
+}
+
+t_plot_instructions() {
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		ktap_test_skip "--plot of instructions says so" "gnuplot not installed"
+		return
+	fi
+	bc --plot "$tmp/i.svg" data/icount_before.txt data/icount_after.txt
+	rc_is 0 && grep -q 'instructions/elem of each load' "$tmp/i.svg" &&
+		! grep -q 'cycles' "$tmp/i.svg"
+	ok_if $? "--plot of instructions: its title says instructions, never cycles"
+}
+
+t_dir_side() {
+	ok=0
+	bc data/dir_before data/f3_after.txt
+	row_is "$FAST" "151.479 155.095 72.271 73.996 3/3 n/a (need 5 loads)" || ok=1
+	has out '^loads: before 3, after 3;' || ok=1
+	mkdir -p "$tmp/d_two" "$tmp/d_sub/x.results" "$tmp/d_dmesg" "$tmp/d_empty"
+	cat data/f3_before.txt >"$tmp/d_two/a.results"
+	bc "$tmp/d_two" data/f3_after.txt
+	rc_is 2 || ok=1
+	hasx err "bench-compare: $tmp/d_two/a.results: holds 3 loads; a results file of a directory must be one load" || ok=1
+	bc "$tmp/d_sub" data/f3_after.txt
+	hasx err "bench-compare: $tmp/d_sub/x.results: not a regular file" || ok=1
+	cp data/dmesg_plain.log "$tmp/d_dmesg/x.results"
+	bc "$tmp/d_dmesg" data/f3_after.txt
+	has err "^bench-compare: $tmp/d_dmesg/x.results: holds 3 loads;" || ok=1
+	bc "$tmp/d_empty" data/f3_after.txt
+	hasx err "bench-compare: $tmp/d_empty: no *.results file in the directory" || ok=1
+	[ ! -s "$tmp/out" ] || { diag "a table despite a bad directory"; ok=1; }
+	ok_if "$ok" "a directory side: each *.results file one load, by name; other names not read; bad entries refused"
+}
+
+t_env_new_lines() {
+	bc data/f3_before.txt data/f3_env.txt
+	ok=0
+	rc_is 0 || ok=1
+	hasx out "environment differs: accel: before tcg, after kvm" || ok=1
+	hasx out "environment differs: platform.smt: before notsupported, after on" || ok=1
+	hasx out "environment differs: mitigations.spectre_v2: before Mitigation:_Retpolines, after Vulnerable" || ok=1
+	[ "$(grep -c '^environment differs' "$tmp/out")" -eq 3 ] || { diag "not 3 differences"; ok=1; }
+	ok_if "$ok" "environment: accel:, platform: and mitigations: differences shown like config:"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -847,7 +927,8 @@ t_fail_above t_fail_above_within t_gate_nothing t_half_units t_no_overflow
 t_level t_load_stat t_plot t_plot_hostile
 t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
-t_empty_stdin t_help t_nothing_common t_fuzz_detects"
+t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
+t_plot_instructions t_dir_side t_env_new_lines"
 
 nr_errors=0
 count_case() {

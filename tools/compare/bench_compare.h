@@ -283,13 +283,15 @@ struct metric_cmp {
 	struct vec v[NR_SIDES];	/* one value per load */
 	double before, after;	/* medians of the per-load values */
 	struct shift shift;	/* after - before */
-	double pct;		/* shift in % of before; NAN if before 0 */
-	int decimals;
+	int decimals;		/* shown */
 };
 
 struct row {
 	const struct bench_test *test;
 	struct metric_cmp m[NR_METRICS];
+	/* % change: the shift of @pct_of in % of its before; NAN if none */
+	double pct;
+	enum metric pct_of;
 	size_t loads[NR_SIDES];
 	double p_raw, p_adj;	/* NAN for n/a */
 	enum verdict verdict;

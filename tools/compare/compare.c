@@ -36,7 +36,6 @@ static void compare_metric(const struct bench_test *t, enum metric m,
 	int s;
 
 	memset(mc, 0, sizeof(*mc));
-	mc->pct = NAN;
 	for (s = 0; s < NR_SIDES; s++)
 		reduce_series(&t->val[s][m], ls, &mc->v[s]);
 	mc->have = b->n && a->n;
@@ -45,10 +44,6 @@ static void compare_metric(const struct bench_test *t, enum metric m,
 	mc->before = median(b->v, b->n);
 	mc->after = median(a->v, a->n);
 	hl_shift(b->v, b->n, a->v, a->n, alpha, &mc->shift);
-	if (mc->before != 0)
-		mc->pct = mc->shift.est / mc->before * 100;
-	if (!isfinite(mc->pct))
-		mc->pct = NAN;
 	mc->decimals = t->decimals[m] < 0 ? 0 : t->decimals[m];
 	/* a median or shift between two values shows its half unit */
 	if (on_half_unit(mc->before, mc->decimals) ||
@@ -71,6 +66,25 @@ static size_t pick_rows(const struct bench_set *set, struct comparison *cmp)
 			cmp->rows[m++].test = t;
 	}
 	return m;
+}
+
+/*
+ * % change, one definition for every format: the ns diff in % of ns
+ * before, as the reviewers' tables compute it ($8=(($7/$5)*100)); ns
+ * are the figure a reader of dmesg sees with decimals (C is truncated
+ * there). Under instructions there are no ns: the instructions diff.
+ */
+static void row_pct(struct row *r, enum clock clock)
+{
+	const struct metric_cmp *mc;
+
+	r->pct_of = clock == CLOCK_INSTRUCTIONS ? MET_CYCLES : MET_NS;
+	mc = &r->m[r->pct_of];
+	r->pct = NAN;
+	if (mc->have && mc->before != 0)
+		r->pct = mc->shift.est / mc->before * 100;
+	if (!isfinite(r->pct))
+		r->pct = NAN;
 }
 
 /*
@@ -119,6 +133,7 @@ void compare_build(const struct bench_set *set, double alpha,
 	p_adj = xcalloc(m, sizeof(*p_adj));
 	for (i = 0; i < m; i++) {
 		compare_row(&cmp->rows[i], alpha, alpha / (double)m, load_stat);
+		row_pct(&cmp->rows[i], cmp->clock);
 		p_raw[i] = cmp->rows[i].p_raw;
 	}
 	holm_adjust(p_raw, m, p_adj);

@@ -11,6 +11,11 @@
  * printed N ns, what a reader of the log sees. A line is taken whole,
  * to its closing parenthesis and newline, or refused.
  *
+ * Upstream's module prints the same line with its own prefix
+ * ("bench_page_pool: Type:..."), and its test script the trimmed
+ * "NAME Per elem: C cycles(tsc) N ns" (with the kselftest runner's "# "
+ * in front in CI logs): C cycles and N ns, all that is left.
+ *
  * A load is the lines of one load of the module: the line
  * "bench_page_pool_simple: instrument: clock=C accel=A" starts one and
  * says what its cycles(tsc) count (cycles when no such line came), the
@@ -214,11 +219,17 @@ static size_t open_load(struct parse_ctx *ctx)
 	return load;
 }
 
-/* One value per metric for the open dmesg load, or a new one. */
+/*
+ * One value per metric for the open dmesg load, or a new one: Z/K
+ * cycles of a complete Type: line (@full), the printed C of a trimmed
+ * one, and the printed N ns.
+ */
 static void store_value(struct parse_ctx *ctx, const struct legacy_rec *r,
-			double cycles, int cycles_decimals)
+			bool full)
 {
 	struct bench_test *t = find_test(ctx->set, r->name, r->name_len);
+	double cycles = full ? (double)r->interval_cycles / (double)r->invokes :
+			       (double)r->cycles;
 
 	/* each load prints a test once: a repeated one is the next load */
 	if (!ctx->dmesg_load || t->dmesg.load == ctx->dmesg_load)
@@ -226,10 +237,10 @@ static void store_value(struct parse_ctx *ctx, const struct legacy_rec *r,
 	t->dmesg.load = ctx->dmesg_load;
 	t->dmesg.printed_cycles = r->cycles;
 	t->dmesg.printed_ns = r->ns;
-	t->dmesg.full = true;
+	t->dmesg.full = full;
 	ctx->set->loads[ctx->dmesg_load - 1].values++;
 	ctx->samples++;
-	add_reps(ctx, t, MET_CYCLES, &cycles, 1, cycles_decimals);
+	add_reps(ctx, t, MET_CYCLES, &cycles, 1, full ? INT_DECIMALS : 0);
 	add_reps(ctx, t, MET_NS, &r->ns, 1, r->ns_decimals);
 }
 
@@ -250,8 +261,45 @@ static void parse_legacy(struct parse_ctx *ctx, const char *s)
 		return;
 	}
 	if (legacy_consistent(ctx, &r))
-		store_value(ctx, &r, (double)r.interval_cycles /
-				     (double)r.invokes, INT_DECIMALS);
+		store_value(ctx, &r, true);
+}
+
+/*
+ * Whether a trimmed line repeats the complete line that the open load
+ * already gave its test: upstream's test script prints the dmesg lines
+ * of a load, then the same figures trimmed. Such a line is no new value.
+ */
+static bool echoes(struct parse_ctx *ctx, const struct legacy_rec *r)
+{
+	struct bench_test *t = find_test(ctx->set, r->name, r->name_len);
+
+	if (!ctx->dmesg_load || t->dmesg.load != ctx->dmesg_load ||
+	    !t->dmesg.full || t->dmesg.printed_cycles != r->cycles ||
+	    t->dmesg.printed_ns != r->ns)
+		return false;
+	t->dmesg.full = false;	/* echoed once */
+	return true;
+}
+
+/* "NAME Per elem: C cycles(tsc) N ns", upstream's test script's line. */
+static void parse_trimmed(struct parse_ctx *ctx, const char *s)
+{
+	struct scan sc = { .state = 1 };
+	struct legacy_rec r;
+
+	memset(&r, 0, sizeof(r));
+	r.name = s;
+	r.name_len = strcspn(s, " \t");
+	if (!name_ok(ctx, r.name, r.name_len))
+		return;
+	sc.p = s + r.name_len;
+	scan_head(&sc, &r);
+	if (sc.state > 0 && sc.p[strspn(sc.p, " \t")])
+		scan_stop(&sc, -1, "ns", " ns");
+	if (sc.state <= 0)
+		scan_error(ctx, &sc);
+	else if (!echoes(ctx, &r))
+		store_value(ctx, &r, false);
 }
 
 /* A word of the bytes in @set at the cursor, *@len of them. */
@@ -328,29 +376,40 @@ static const char *find_tag(const char *line, const char *tag,
 	return NULL;
 }
 
-/* Where a Type: record starts ("time_bench: Type:"), or NULL. */
-static const char *find_legacy(const char *line)
+/*
+ * Where a Type: record starts ("time_bench: Type:", "bench_page_pool:
+ * Type:", any module), or NULL. "MODULE: Type: 5" of other drivers is
+ * none: a record's name follows "Type:" at once.
+ */
+static const char *find_legacy(const char *line, const char **name)
 {
-	static const char tag[] = "time_bench:";
+	const char *rec = find_tag(line, ": Type:", name);
+
+	if (rec && strchr(" \t", **name) && **name &&
+	    !strstr(*name, " Per elem:"))
+		return NULL;
+	return rec;
+}
+
+/*
+ * The name of a trimmed line, "NAME Per elem: ..." at the start of the
+ * line after the kselftest runner's "# " (one per level), or NULL.
+ */
+static const char *find_trimmed(const char *line)
+{
 	const char *p = line;
+	size_t len;
 
-	while ((p = strstr(p, tag))) {
-		const char *rec = p;
-
-		p += strlen(tag);
-		p += strspn(p, " \t");
-		if (!strncmp(p, "Type:", 5))
-			return rec;
-	}
-	return NULL;
+	while (p[0] == '#' && p[1] == ' ')
+		p += 2;
+	len = strcspn(p, " \t");
+	return len && !strncmp(p + len, " Per elem:", 10) ? p : NULL;
 }
 
 /* A line of a kernel log; lines of no benchmark are ignored. */
 void dmesg_line(struct parse_ctx *ctx, const char *line)
 {
-	const char *rec;
-
-	const char *after;
+	const char *rec, *after;
 
 	/* printed once per load, before its first test */
 	rec = find_tag(line, ": instrument: ", &after);
@@ -363,8 +422,13 @@ void dmesg_line(struct parse_ctx *ctx, const char *line)
 		ctx->dmesg_load = 0;
 		return;
 	}
-	rec = find_legacy(line);
-	if (!rec || !data_line_ok(ctx, rec, "legacy line"))
+	rec = find_legacy(line, &after);
+	if (rec) {
+		if (data_line_ok(ctx, rec, "legacy line"))
+			parse_legacy(ctx, after);
 		return;
-	parse_legacy(ctx, strstr(rec, "Type:") + 5);
+	}
+	rec = find_trimmed(line);
+	if (rec && data_line_ok(ctx, rec, "trimmed line"))
+		parse_trimmed(ctx, rec);
 }

@@ -95,9 +95,10 @@ static const char help_text[] =
 	"              the level of the intervals. Default: 0.05.\n"
 	"\n"
 	"       --fail-above PCT\n"
-	"              Exit with status 1 if a test's cycles/elem got worse\n"
-	"              (a positive shift) by more than PCT percent of before and\n"
-	"              its verdict is \"change\"; such tests are listed on stderr.\n"
+	"              Exit with status 1 if a test's % change (the ns diff in %\n"
+	"              of ns before; instructions under instructions) is above\n"
+	"              PCT and its verdict is \"change\"; such tests are listed\n"
+	"              on stderr.\n"
 	"              When no row can be judged (no test on both sides, or\n"
 	"              every row n/a), it says so and exits with status 1 too;\n"
 	"              rows that are n/a beside judged ones are counted on\n"
@@ -176,17 +177,30 @@ static const char help_text[] =
 	"\n"
 	"       dmesg logs\n"
 	"              with or without timestamps, with the lines\n"
-	"              \"time_bench: Type:NAME Per elem: C cycles(tsc) N ns\n"
+	"              \"MODULE: Type:NAME Per elem: C cycles(tsc) N ns\n"
 	"              (step:S) - (measurement period time:T sec\n"
-	"              time_interval:I) - (invoke count:K tsc_interval:Z)\".\n"
+	"              time_interval:I) - (invoke count:K tsc_interval:Z)\",\n"
+	"              MODULE being time_bench (this suite), bench_page_pool\n"
+	"              (upstream's kselftest module) or any other module name.\n"
 	"              Each is the load's value: Z/K cycles per element (three\n"
 	"              decimals, finer than C) and the printed N ns per element.\n"
 	"              A line must be complete to its closing \")\", and C must\n"
 	"              be floor(Z/K); a line cut short anywhere is an error,\n"
 	"              never read from what is left of it. The lines\n"
 	"              \"Type:NAME Spread over N reps: ...\", the per-CPU\n"
-	"              \"Type:NAME CPU(N) ...\" and \"Sum Type:...\" lines, and all\n"
-	"              other lines are ignored.\n"
+	"              \"Type:NAME CPU(N) ...\" and \"Sum Type:...\" lines, other\n"
+	"              drivers' \"MODULE: Type: 5\" (a blank after Type:) and\n"
+	"              all other lines are ignored.\n"
+	"\n"
+	"       Upstream's test script\n"
+	"              (tools/testing/selftests/net/bench/page_pool) prints\n"
+	"              \"NAME Per elem: C cycles(tsc) N ns\", in CI logs with the\n"
+	"              kselftest runner's \"# \" in front: C cycles (whole, as\n"
+	"              printed) and N ns per element, the whole line or an\n"
+	"              error. Loads are grouped as in dmesg logs; a trimmed\n"
+	"              line that repeats, with the same C and N, the Type:\n"
+	"              line its load already gave (the script prints both) is\n"
+	"              no second value.\n"
 	"\n"
 	"              \"MODULE: instrument: clock=C accel=A\", printed once per\n"
 	"              load before its overhead: line, starts a load whose\n"
@@ -212,20 +226,40 @@ static const char help_text[] =
 	"       command line, parameters, kernel options, runtime settings) that\n"
 	"       is not the same in every load of both sides (with more than\n"
 	"       eight values on a side, the eight commonest and the rest summed\n"
-	"       up). Then the table:\n"
-	"       test, cycles before, after and diff, ns before, after and diff,\n"
-	"       % change (cycles diff in % of cycles before), the interval of\n"
-	"       the cycles diff, loads before/after, the Holm-adjusted p and the\n"
-	"       verdict. Values keep the decimals of their input (three for a\n"
+	"       up). Then the table. Its first eight columns are those\n"
+	"       reviewers paste on the list: test, cycles before, after and\n"
+	"       diff, ns before, after and diff, % change. The verdict's\n"
+	"       columns follow where they add to these: the interval of the\n"
+	"       cycles diff where a row has one, p (Holm-adjusted) and verdict\n"
+	"       where a row has a verdict, loads before/after with them or\n"
+	"       where a row has fewer loads than its side; when no row can\n"
+	"       have a verdict (one load a side, say), a line under the table\n"
+	"       says how many loads it would take.\n"
+	"\n"
+	"       % change is the ns diff in % of ns before, in every format:\n"
+	"       the figure reviewers compute (org: $8=(($7/$5)*100)), and the\n"
+	"       one a dmesg line prints with decimals (C is truncated). Under\n"
+	"       instructions it is the instructions diff in % of\n"
+	"       instructions before. The verdict and the interval are of the\n"
+	"       cycles (instructions): the counter the module reads, which ns\n"
+	"       follow within a load; --fail-above gates on % change.\n"
+	"\n"
+	"       Values keep the decimals of their input (three for a\n"
 	"       quotient of integer totals), one more in a row whose median\n"
 	"       or shift lies halfway between two such values (103.5 of 103\n"
 	"       and 104 is never shown as 104); diff and % carry a sign; \"-\"\n"
 	"       marks a value that cannot be computed. The interval's label\n"
 	"       gives its level 1 - alpha with the digits it takes (99.9999%,\n"
-	"       never a rounded 100%). Rows follow the order in which\n"
-	"       tests first appear in the before input. Tests found on one side\n"
-	"       only are listed after the table (\"only in before: NAME\"), then\n"
-	"       lines say what the columns and the verdict are.\n"
+	"       never a rounded 100%). Rows follow the order in which tests\n"
+	"       first appear in the before input. Tests found on one side\n"
+	"       only are listed after the table (\"only in before: NAME\"),\n"
+	"       then lines say what the columns and the verdict are.\n"
+	"\n"
+	"       org tables are the reviewers' org tables: diffs without a\n"
+	"       sign, % change with one decimal and no \"%\", and under the\n"
+	"       table the formula that computes it,\n"
+	"       \"#+TBLFM: $8=(($7/$5)*100);%.1f\", so that org-mode's\n"
+	"       recalculation (C-c C-c on it) changes nothing.\n"
 	"\n"
 	"EXIT STATUS\n"
 	"       0      Success.\n"
@@ -435,17 +469,17 @@ static int gate_fail_above(const struct comparison *cmp, double limit)
 		const struct row *r = &cmp->rows[i];
 		char *pct;
 
-		if (r->verdict == VERDICT_NA || isnan(r->m[MET_CYCLES].pct))
+		if (r->verdict == VERDICT_NA || isnan(r->pct))
 			continue;
 		judged++;
-		if (r->verdict != VERDICT_CHANGE ||
-		    !(r->m[MET_CYCLES].pct > limit))
+		if (r->verdict != VERDICT_CHANGE || !(r->pct > limit))
 			continue;
-		pct = fmt_pct(r->m[MET_CYCLES].pct);
+		pct = fmt_pct(r->pct);
 		fprintf(stderr,
 			PROG ": regression above %g%%: %s %s/elem %s (p=%.3g after Holm)\n",
-			limit, r->test->name, clock_names[cmp->clock], pct,
-			r->p_adj);
+			limit, r->test->name,
+			r->pct_of == MET_NS ? "ns" : clock_names[cmp->clock],
+			pct, r->p_adj);
 		free(pct);
 		ret = 1;
 	}

@@ -57,6 +57,7 @@ struct table {
 	const struct comparison *cmp;
 	enum out_format fmt;
 	const char *unit;	/* what the counter counted */
+	const char *pct_unit;	/* what % change is of */
 	char *level;		/* of the interval, in percent */
 	bool shown[NR_COLS];
 	char *head[NR_COLS];
@@ -88,9 +89,13 @@ char *escape_cell(const char *s, enum out_format fmt)
 	return out;
 }
 
-/* The before, after and diff cells of metric @mc from column @first. */
+/*
+ * The before, after and diff cells of metric @mc from column @first;
+ * the diff signed but in org, whose calc reads it (as the seed's table
+ * shows it).
+ */
 static void fill_metric(char **cell, enum column first,
-			const struct metric_cmp *mc)
+			const struct metric_cmp *mc, enum out_format fmt)
 {
 	if (!mc->have) {
 		cell[first] = xstrdup("-");
@@ -100,7 +105,27 @@ static void fill_metric(char **cell, enum column first,
 	}
 	cell[first] = fmt_fixed(mc->before, mc->decimals, false);
 	cell[first + 1] = fmt_fixed(mc->after, mc->decimals, false);
-	cell[first + 2] = fmt_fixed(mc->shift.est, mc->decimals, true);
+	cell[first + 2] = fmt_fixed(mc->shift.est, mc->decimals,
+				    fmt != OUT_ORG);
+}
+
+/*
+ * % change in org: what org-mode computes from the printed cells under
+ * "#+TBLFM: $8=(($7/$5)*100);%.1f" (calc with 12 significant digits,
+ * then %.1f), so that recalculating the table changes nothing.
+ */
+static char *org_pct(const char *diff, const char *before)
+{
+	char *end, num[32];
+	double d = strtod(diff, &end), b;
+
+	if (*end || end == diff)
+		return xstrdup("-");
+	b = strtod(before, &end);
+	if (*end || end == before || b == 0)
+		return xstrdup("-");
+	snprintf(num, sizeof(num), "%.12g", d / b * 100);
+	return xasprintf("%.1f", strtod(num, NULL));
 }
 
 /* "LO..HI" of the cycles shift, "-" when the loads allow no interval. */
@@ -132,12 +157,23 @@ static char *fmt_verdict(const struct row *r)
 	}
 }
 
+/* The first column of the metric that % change is of. */
+static enum column pct_column(const struct row *r)
+{
+	return r->pct_of == MET_NS ? COL_NS_BEFORE : COL_CYC_BEFORE;
+}
+
 static void fill_row(char **cell, const struct row *r, enum out_format fmt)
 {
+	enum column base = pct_column(r);
+
 	cell[COL_TEST] = escape_cell(r->test->name, fmt);
-	fill_metric(cell, COL_CYC_BEFORE, &r->m[MET_CYCLES]);
-	fill_metric(cell, COL_NS_BEFORE, &r->m[MET_NS]);
-	cell[COL_PCT] = fmt_pct(r->m[MET_CYCLES].pct);
+	fill_metric(cell, COL_CYC_BEFORE, &r->m[MET_CYCLES], fmt);
+	fill_metric(cell, COL_NS_BEFORE, &r->m[MET_NS], fmt);
+	if (fmt == OUT_ORG)
+		cell[COL_PCT] = org_pct(cell[base + 2], cell[base]);
+	else
+		cell[COL_PCT] = fmt_pct(r->pct);
 	cell[COL_CI] = fmt_interval(&r->m[MET_CYCLES]);
 	cell[COL_LOADS] = xasprintf("%zu/%zu", r->loads[SIDE_BEFORE],
 				    r->loads[SIDE_AFTER]);
@@ -146,17 +182,69 @@ static void fill_row(char **cell, const struct row *r, enum out_format fmt)
 	cell[COL_VERDICT] = fmt_verdict(r);
 }
 
+static size_t side_loads(const struct bench_set *set, enum side s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < set->nr_loads; i++)
+		n += set->loads[i].side == s && set->loads[i].values;
+	return n;
+}
+
 /*
- * Which columns the table has: ns are not measured when the counter
- * counts instructions (the clock then follows the instructions too).
+ * Which columns the table has. First the reviewers' eight (the ns
+ * ones not when the counter counts instructions: the clock then
+ * follows the instructions too), then the verdict's where they add to
+ * them: the interval where a row has one, p and verdict where a row
+ * has a verdict, loads with them or where a row has fewer than its
+ * side. With one load a side that leaves the reviewers' table alone.
  */
 static void pick_columns(struct table *t)
 {
 	bool ns = t->cmp->clock != CLOCK_INSTRUCTIONS;
+	bool ci = false, verdict = false, loads = false;
+	size_t i, total[NR_SIDES];
 	int c;
 
+	for (c = 0; c < NR_SIDES; c++)
+		total[c] = side_loads(t->set, (enum side)c);
+	for (i = 0; i < t->cmp->nr; i++) {
+		const struct row *r = &t->cmp->rows[i];
+
+		ci = ci || r->m[MET_CYCLES].shift.k;
+		verdict = verdict || r->verdict != VERDICT_NA;
+		loads = loads || r->loads[SIDE_BEFORE] != total[SIDE_BEFORE] ||
+			r->loads[SIDE_AFTER] != total[SIDE_AFTER];
+	}
 	for (c = 0; c < NR_COLS; c++)
 		t->shown[c] = ns || c < COL_NS_BEFORE || c > COL_NS_DIFF;
+	t->shown[COL_CI] = ci;
+	t->shown[COL_P] = verdict;
+	t->shown[COL_VERDICT] = verdict;
+	t->shown[COL_LOADS] = verdict || loads;
+}
+
+/* The 1-based org column number of @col ($N in a formula). */
+static int org_column(const struct table *t, enum column col)
+{
+	int c, n = 0;
+
+	for (c = 0; c <= (int)col; c++)
+		n += t->shown[c];
+	return n;
+}
+
+/* The formula of % change, as the reviewers' org tables have it. */
+static void print_tblfm(const struct table *t)
+{
+	enum column base;
+
+	if (t->fmt != OUT_ORG || !t->cmp->nr)
+		return;
+	base = pct_column(&t->cmp->rows[0]);
+	printf("#+TBLFM: $%d=(($%d/$%d)*100);%%.1f\n",
+	       org_column(t, COL_PCT), org_column(t, base + 2),
+	       org_column(t, base));
 }
 
 /* The headers, the cells and the width of each column. */
@@ -194,9 +282,11 @@ static void free_table(struct table *t)
 	free(t->level);
 }
 
-static bool col_left(int col)
+/* Text left, numbers right; org aligns "6/6" left, as text, itself. */
+static bool col_left(const struct table *t, int col)
 {
-	return col == COL_TEST || col == COL_VERDICT;
+	return col == COL_TEST || col == COL_VERDICT ||
+	       (col == COL_LOADS && t->fmt == OUT_ORG);
 }
 
 static void print_dashes(size_t n)
@@ -224,11 +314,11 @@ static void print_cells(const struct table *t, char * const *cell)
 		if (!t->shown[c])
 			continue;
 		if (t->fmt != OUT_TEXT)
-			printf(col_left(c) ? "| %-*s " : "| %*s ", w, cell[c]);
-		else if (c == last)
+			printf(col_left(t, c) ? "| %-*s " : "| %*s ", w, cell[c]);
+		else if (c == last && col_left(t, c))	/* no trailing blanks */
 			printf("%s%s", c ? "  " : "", cell[c]);
 		else
-			printf(col_left(c) ? "%s%-*s" : "%s%*s", c ? "  " : "",
+			printf(col_left(t, c) ? "%s%-*s" : "%s%*s", c ? "  " : "",
 			       w, cell[c]);
 	}
 	puts(t->fmt == OUT_TEXT ? "" : "|");
@@ -245,7 +335,7 @@ static void print_rule(const struct table *t)
 		if (t->fmt == OUT_ORG) {
 			fputs(first ? "|" : "+", stdout);
 			print_dashes(t->width[c] + 2);
-		} else if (col_left(c)) {
+		} else if (col_left(t, c)) {
 			fputs("| :", stdout);
 			print_dashes(t->width[c] - 1);
 			putchar(' ');
@@ -277,15 +367,6 @@ static void print_footer_line(enum out_format fmt, bool *first,
 	putchar('\n');
 }
 
-static size_t side_loads(const struct bench_set *set, enum side s)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < set->nr_loads; i++)
-		n += set->loads[i].side == s && set->loads[i].values;
-	return n;
-}
-
 static void print_footer(const struct table *t)
 {
 	const struct bench_set *set = t->set;
@@ -293,6 +374,7 @@ static void print_footer(const struct table *t)
 	enum out_format fmt = t->fmt;
 	const char *u = t->unit;
 	bool first = true;
+	char *ci;
 	size_t i;
 	int s;
 
@@ -314,12 +396,26 @@ static void print_footer(const struct table *t)
 			  side_loads(set, SIDE_AFTER),
 			  load_stat_words(cmp->load_stat),
 			  cmp->load_stat == LOAD_MIN ? "min" : "median");
+	ci = t->shown[COL_CI] ?
+	     xasprintf("; CI: distribution-free %s%% interval of the %s shift",
+		       t->level, u) : xstrdup("");
 	print_footer_line(fmt, &first,
-			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: %s diff in %% of %s before; CI: distribution-free %s%% interval of the %s shift",
-			  u, u, t->level, u);
-	print_footer_line(fmt, &first,
-			  "verdict: two-sided Mann-Whitney U of the per-load %s/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
-			  u, cmp->nr, cmp->nr == 1 ? "" : "s", cmp->alpha);
+			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: %s diff in %% of %s before%s",
+			  t->pct_unit, t->pct_unit, ci);
+	free(ci);
+	if (t->shown[COL_VERDICT] || !cmp->nr)
+		print_footer_line(fmt, &first,
+				  "verdict: two-sided Mann-Whitney U of the per-load %s/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
+				  u, cmp->nr, cmp->nr == 1 ? "" : "s",
+				  cmp->alpha);
+	else if (cmp->rows[0].need)
+		print_footer_line(fmt, &first,
+				  "verdict: none: with these loads no row can reach p < alpha / %zu (two-sided Mann-Whitney U of the per-load %s/elem, Holm-Bonferroni, family-wise alpha %g); that takes %zu loads per side",
+				  cmp->nr, u, cmp->alpha, cmp->rows[0].need);
+	else
+		print_footer_line(fmt, &first,
+				  "verdict: none: no number of loads can reach p < alpha / %zu (family-wise alpha %g over %zu rows)",
+				  cmp->nr, cmp->alpha, cmp->nr);
 }
 
 /*
@@ -383,6 +479,8 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 		.cmp = cmp,
 		.fmt = fmt,
 		.unit = clock_names[cmp->clock],
+		.pct_unit = cmp->clock == CLOCK_CYCLES ? "ns" :
+			    clock_names[cmp->clock],
 		.level = fmt_level(cmp->alpha),
 	};
 	size_t i;
@@ -395,6 +493,7 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 		print_rule(&t);
 	for (i = 0; i < cmp->nr; i++)
 		print_cells(&t, t.cells + i * NR_COLS);
+	print_tblfm(&t);
 	print_footer(&t);
 	free_table(&t);
 }

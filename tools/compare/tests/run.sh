@@ -88,14 +88,30 @@ hasx() {
 	return 1
 }
 
-# row TEST: "cycles-before cycles-after ns-before ns-after loads verdict"
-# of TEST in the text table of the last run
+# row TEST: "BEFORE AFTER NS-BEFORE NS-AFTER LOADS VERDICT" of TEST in
+# the text table of the last run, found by the headers (cells are
+# separated by two blanks or more); "-" for a column the table leaves
+# out (ns under instructions; loads, p and verdict when they add
+# nothing: the footer then says why).
 row() {
-	awk -v t="$1" '$1 == t && NF >= 12 {
-		v = $12
-		for (i = 13; i <= NF; i++)
-			v = v " " $i
-		print $2, $3, $5, $6, $10, v
+	awk -v t="$1" 'BEGIN { FS = "  +" }
+	function cell(i) { return i ? $i : "-" }
+	!hdr && $1 == "test" {
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ / before$/ && $i != "ns before")
+				cb = i
+			if ($i ~ / after$/ && $i != "ns after")
+				ca = i
+			col[$i] = i
+		}
+		hdr = 1
+		next
+	}
+	hdr && $1 == t {
+		print cell(cb), cell(ca), cell(col["ns before"]),
+		      cell(col["ns after"]), cell(col["loads"]),
+		      cell(col["verdict"])
+		exit
 	}' "$tmp/out"
 }
 
@@ -242,6 +258,17 @@ error_cases() {
 		data/empty.txt "$B1" -- data/noise.log
 	strict_cases "$1"
 	clock_cases "$1"
+	U=data/upstream_err.txt
+	$1 "upstream's trimmed line cut short" 2 \
+		"bench-compare: $U:1: truncated legacy line: no ns" "$U" "$A1"
+	$1 "upstream's trimmed line with more after it" 2 \
+		"bench-compare: $U:2: malformed legacy line: expected \"Per elem: C cycles(tsc) N ns\" after the test name" \
+		"$U" "$A1"
+	$1 "upstream's dmesg line cut after its ns" 2 \
+		"bench-compare: $U:3: truncated legacy line: no step" "$U" "$A1"
+	$1 "upstream's trimmed line with non-numeric cycles" 2 \
+		"bench-compare: $U:4: malformed legacy line: expected \"Per elem: C cycles(tsc) N ns\" after the test name" \
+		"$U" "$A1"
 	$1 "usage: no arguments" 2 \
 		"bench-compare: need a BEFORE and an AFTER file"
 	$1 "usage: one file" 2 \
@@ -406,19 +433,21 @@ t_text_header() {
 
 t_org_valid() {
 	bc -f org "$AB" "$AA"
-	# the table: from the header to the first empty line
+	# the table and its formula: from the header to the first empty line
 	awk 'BEGIN { t = 0 }
 	     /^\| test / { t = 1 }
 	     t && /^$/ { exit }
 	     t { print }' "$tmp/out" >"$tmp/table"
 	ok=0
-	[ "$(wc -l <"$tmp/table")" -eq 5 ] || { diag "table of $(wc -l <"$tmp/table") lines, want 5"; ok=1; }
-	grep -qv '^|.*|$' "$tmp/table" && { diag "a table line not in |...|"; ok=1; }
+	[ "$(wc -l <"$tmp/table")" -eq 6 ] || { diag "table of $(wc -l <"$tmp/table") lines, want 6"; ok=1; }
+	head -n 5 "$tmp/table" | grep -qv '^|.*|$' && { diag "a table line not in |...|"; ok=1; }
 	sed -n 2p "$tmp/table" | grep -q '^|-*\(+-*\)\{11\}|$' ||
 		{ diag "rule: $(sed -n 2p "$tmp/table")"; ok=1; }
 	[ "$(sed -n 2p "$tmp/table" | wc -c)" -eq "$(sed -n 1p "$tmp/table" | wc -c)" ] ||
 		{ diag "rule and header differ in width"; ok=1; }
-	ok_if "$ok" "org: every table line is |...|, a |---+...| rule under the header"
+	[ "$(sed -n 6p "$tmp/table")" = '#+TBLFM: $8=(($7/$5)*100);%.1f' ] ||
+		{ diag "formula: $(sed -n 6p "$tmp/table")"; ok=1; }
+	ok_if "$ok" "org: every table line is |...|, a |---+...| rule under the header, the % formula under the table"
 }
 
 t_md_rule() {
@@ -436,30 +465,31 @@ t_loads_results() {
 
 t_loads_dmesg_overhead() {
 	bc "$DO" "$DO"
-	row_is dm_A "20.500 20.500 8.200 8.200 3/3 n/a (need 5 loads)" &&
-		row_is dm_B "50.750 50.750 20.300 20.300 3/3 n/a (need 5 loads)" &&
+	row_is dm_A "20.500 20.500 8.200 8.200 3/3 -" &&
+		row_is dm_B "50.750 50.750 20.300 20.300 3/3 -" &&
+		has out "^verdict: none: .* that takes 5 loads per side$" &&
 		hasx out "loads: before 4, after 4; one value per test and load: the cheapest repetition (--load-stat min)"
 	ok_if $? "dmesg: each overhead: line starts a load, even one that repeats no test (4 loads)"
 }
 
 t_loads_dmesg_repeat() {
 	bc data/dmesg_ts.log data/dmesg_plain.log
-	row_is "$FAST" "157.245 150.000 60.572 57.714 3/3 n/a (need 5 loads)" &&
-		row_is for_loop "2.432 2.432 0.937 0.937 3/1 n/a (need 5 loads)" &&
+	row_is "$FAST" "157.245 150.000 60.572 57.714 3/3 -" &&
+		row_is for_loop "2.432 2.432 0.937 0.937 3/1 -" &&
 		has out '^loads: before 3, after 3;'
 	ok_if $? "dmesg without overhead: lines: a repeated test starts a load"
 }
 
 t_loads_files() {
 	bc "$B1" "$B1" "$B1" "$B1" -- "$A1" "$A1" "$A1" "$A1"
-	row_is "$FAST" "157.245 150.000 60.572 57.714 4/4 n/a (need 5 loads)" &&
+	row_is "$FAST" "157.245 150.000 60.572 57.714 - -" &&
 		has out '^loads: before 4, after 4;'
 	ok_if $? "several files per side with --: one load each, 4/4 of 2 rows need 5"
 }
 
 t_loads_mixed() {
 	bc "$B1" data/dmesg_ts.log -- "$A1"
-	row_is "$FAST" "157.245 150.000 60.572 57.714 4/1 n/a (need 5 loads)" &&
+	row_is "$FAST" "157.245 150.000 60.572 57.714 4/1 -" &&
 		has out '^loads: before 4, after 1;' &&
 		hasx out "environment differs: kernel: before unknown (3 loads), 6.12.117+deb12-amd64 (1 load), after 6.12.117+deb12-amd64"
 	ok_if $? "results file and dmesg log on one side: 1 + 3 loads, dmesg environment unknown"
@@ -481,14 +511,17 @@ t_ignored_lines() {
 t_need_loads() {
 	bc "$B2" "$A2"
 	ok=0
-	[ "$(grep -c ' 1/1 .*  n/a (need 5 loads)$' "$tmp/out")" -eq 4 ] ||
-		{ diag "not 4 rows of n/a (need 5 loads)"; ok=1; }
-	has out 'over the 4 rows, family-wise alpha 0.05$' || ok=1
+	[ "$(grep -c '^[a-z].* [-+0-9.]*%$' "$tmp/out")" -eq 4 ] ||
+		{ diag "not 4 rows of the reviewers' eight columns"; ok=1; }
+	hasx out "verdict: none: with these loads no row can reach p < alpha / 4 (two-sided Mann-Whitney U of the per-load cycles/elem, Holm-Bonferroni, family-wise alpha 0.05); that takes 5 loads per side" ||
+		ok=1
 	bc data/precision.txt data/precision.txt
-	row_is precise "18.1 18.1 12.345 12.345 1/1 n/a (need 4 loads)" || ok=1
+	row_is precise "18.1 18.1 12.345 12.345 - -" || ok=1
+	has out "^verdict: none: .* p < alpha / 1 .* that takes 4 loads per side$" || ok=1
 	bc --alpha 0.005 "$AB" "$AA"
-	row_is "$FAST" "100.350 110.350 38.735 42.595 6/6 n/a (need 7 loads)" || ok=1
-	ok_if "$ok" "n/a (need N loads): 1/1 of 4 rows need 5, of 1 row 4; 6/6 at alpha/3 = 0.00167 need 7"
+	row_is "$FAST" "100.350 110.350 38.735 42.595 - -" || ok=1
+	has out "^verdict: none: .* p < alpha / 3 .* that takes 7 loads per side$" || ok=1
+	ok_if "$ok" "no verdict possible: 1/1 of 4 rows need 5 loads, of 1 row 4; 6/6 at alpha/3 = 0.00167 need 7"
 }
 
 t_change_noise() {
@@ -548,7 +581,7 @@ t_fail_above() {
 	ok=0
 	bc --fail-above 5 "$AB" "$AA"
 	rc_is 1 || ok=1
-	hasx err "bench-compare: regression above 5%: $FAST cycles/elem +9.97% (p=0.00649 after Holm)" ||
+	hasx err "bench-compare: regression above 5%: $FAST ns/elem +9.97% (p=0.00649 after Holm)" ||
 		ok=1
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || { diag "not one stderr line"; ok=1; }
 	has out "^$FAST " || ok=1
@@ -563,7 +596,7 @@ t_fail_above_within() {
 	rc_is 0 || ok=1
 	bc --fail-above=30 "$AA" "$AB"
 	rc_is 1 || ok=1
-	has err 'regression above 30%: tasklet_page_pool03_slow cycles/elem +32.92%' ||
+	has err 'regression above 30%: tasklet_page_pool03_slow ns/elem +32.92%' ||
 		ok=1
 	ok_if "$ok" "--fail-above: exit 0 within it and without it; sides swapped the -25% is +32.92%"
 }
@@ -590,8 +623,8 @@ t_gate_nothing() {
 t_half_units() {
 	bc data/half_before.txt -- data/half_after.txt data/half_after.txt
 	ok=0
-	row_is whole "103.5 110.0 - - 2/2 n/a (need 4 loads)" || ok=1
-	has out '^whole  *103\.5  *110\.0  *+6\.5  .*+6\.28%' || ok=1
+	row_is whole "103.5 110.0 103.5 110.0 - -" || ok=1
+	has out '^whole  *103\.5  *110\.0  *+6\.5  *103\.5  *110\.0  *+6\.5  *+6\.28%$' || ok=1
 	ok_if "$ok" "integer input: a median of 103.5 and a shift of 6.5 keep their half (+6.28% agrees)"
 }
 
@@ -610,22 +643,30 @@ t_no_overflow() {
 }
 
 t_level() {
-	bc --alpha 1e-12 "$AB" "$AA"
+	i=0
+	while [ $i -lt 50 ]; do
+		printf 'format: bench_page_pool_simple 1\ntest: name=t cycles_per_elem=%d ns_per_elem=%d\n' \
+			$((100 + i)) $((100 + i)) >>"$tmp/lvl_b.txt"
+		printf 'format: bench_page_pool_simple 1\ntest: name=t cycles_per_elem=%d ns_per_elem=%d\n' \
+			$((200 + i)) $((200 + i)) >>"$tmp/lvl_a.txt"
+		i=$((i + 1))
+	done
+	bc --alpha 1e-12 "$tmp/lvl_b.txt" "$tmp/lvl_a.txt"
 	ok=0
 	rc_is 0 || ok=1
 	has out '^test .* cycles diff 99\.9999999999% CI ' || ok=1
 	has out 'distribution-free 99\.9999999999% interval' || ok=1
 	grep -q '100% CI\|100% interval' "$tmp/out" && { diag "a level of 100%"; ok=1; }
-	ok_if "$ok" "--alpha 1e-12: the interval's label says 99.9999999999%, never 100%"
+	ok_if "$ok" "--alpha 1e-12 (50 loads a side): the interval's label says 99.9999999999%, never 100%"
 }
 
 t_load_stat() {
 	ok=0
 	bc data/load_stat.txt data/load_stat.txt
-	row_is spread "10.0 10.0 4.0 4.0 1/1 n/a (need 4 loads)" || ok=1
+	row_is spread "10.0 10.0 4.0 4.0 - -" || ok=1
 	has out '(--load-stat min)$' || ok=1
 	bc --load-stat median data/load_stat.txt data/load_stat.txt
-	row_is spread "12.0 12.0 5.0 5.0 1/1 n/a (need 4 loads)" || ok=1
+	row_is spread "12.0 12.0 5.0 5.0 - -" || ok=1
 	has out '(--load-stat median)$' || ok=1
 	bc --load-stat=median "$AB" "$AA"
 	row_is "$FAST" "100.650 110.650 38.851 42.711 6/6 change" || ok=1
@@ -732,14 +773,14 @@ t_plot_cannot() {
 t_formats_1() {
 	ok=0
 	bc "$B1" "$A1"
-	row_is "$FAST" "157.245 150.000 60.572 57.714 1/1 n/a (need 5 loads)" || ok=1
-	row_is no-softirq-page_pool01 "166.808 183.494 64.256 70.682 1/1 n/a (need 5 loads)" || ok=1
+	row_is "$FAST" "157.245 150.000 60.572 57.714 - -" || ok=1
+	row_is no-softirq-page_pool01 "166.808 183.494 64.256 70.682 - -" || ok=1
 	bc data/per_elem_f1.txt data/per_elem_f1.txt
-	row_is cycles_only "12.5 12.5 - - 1/1 n/a (need 5 loads)" || ok=1
+	row_is cycles_only "12.5 12.5 - - - -" || ok=1
 	bc data/results_crlf.txt data/results_crlf.txt
-	row_is crlf_per_elem "12.500 12.500 4.800 4.800 1/1 n/a (need 5 loads)" || ok=1
+	row_is crlf_per_elem "12.500 12.500 4.800 4.800 - -" || ok=1
 	bc data/dmesg_crlf.log data/dmesg_crlf.log
-	row_is crlf_full "12.500 12.500 4.800 4.800 1/1 n/a (need 5 loads)" || ok=1
+	row_is crlf_full "12.500 12.500 4.800 4.800 - -" || ok=1
 	ok_if "$ok" "format 1 quotients (3 decimals), per_elem only, no ns, CRLF files"
 }
 
@@ -758,8 +799,8 @@ t_legacy_cut() {
 
 t_format3() {
 	bc data/f3_before.txt data/f3_after.txt
-	row_is "$FAST" "151.479 155.095 72.271 73.996 3/3 n/a (need 5 loads)" &&
-		row_is tasklet_page_pool02_ptr_ring "334.494 335.653 159.587 160.140 3/3 n/a (need 5 loads)" &&
+	row_is "$FAST" "151.479 155.095 72.271 73.996 - -" &&
+		row_is tasklet_page_pool02_ptr_ring "334.494 335.653 159.587 160.140 - -" &&
 		has out '^loads: before 3, after 3;'
 	ok_if $? "format 3: three complete blocks a side, one load each"
 }
@@ -882,7 +923,7 @@ t_plot_instructions() {
 t_dir_side() {
 	ok=0
 	bc data/dir_before data/f3_after.txt
-	row_is "$FAST" "151.479 155.095 72.271 73.996 3/3 n/a (need 5 loads)" || ok=1
+	row_is "$FAST" "151.479 155.095 72.271 73.996 - -" || ok=1
 	has out '^loads: before 3, after 3;' || ok=1
 	mkdir -p "$tmp/d_two" "$tmp/d_sub/x.results" "$tmp/d_dmesg" "$tmp/d_empty"
 	cat data/f3_before.txt >"$tmp/d_two/a.results"
@@ -911,6 +952,75 @@ t_env_new_lines() {
 	ok_if "$ok" "environment: accel:, platform: and mitigations: differences shown like config:"
 }
 
+# Issue 16: upstream's lines, exactly as its module and test script
+# print them.
+t_upstream_dmesg() {
+	bc data/upstream_a.log data/upstream_b.log
+	ok=0
+	row_is no-softirq-page_pool01 "11.030 11.333 4.376 4.497 - -" || ok=1
+	row_is for_loop "0.728 0.748 0.269 0.276 - -" || ok=1
+	has out '^no-softirq-page_pool03  *130\.617  *135\.217  *+4\.600  *51\.423  *53\.235  *+1\.812  *+3\.52%$' || ok=1
+	has out '^loads: before 3, after 3;' || ok=1
+	[ -s "$tmp/err" ] && { diag "stderr: $(head -n 1 "$tmp/err")"; ok=1; }
+	ok_if "$ok" "upstream's dmesg (bench_page_pool: Type:...): a load per run, other drivers' \"Type: 5\" ignored"
+}
+
+t_upstream_script() {
+	bc data/upstream_ksft.log data/upstream_trimmed.txt
+	ok=0
+	rc_is 0 || ok=1
+	has out '^loads: before 1, after 2;' || ok=1
+	row_is no-softirq-page_pool01 "11.012 11.500 4.3690 4.3715 - -" || ok=1
+	row_is no-softirq-page_pool03 "130.744 131.000 51.4730 51.5615 - -" || ok=1
+	has out '^only in before: for_loop$' || ok=1
+	ok_if "$ok" "upstream's test script: under the kselftest runner (its trimmed lines echo the load) and by hand (two runs)"
+}
+
+# The seed's table: the same eight columns, % change from ns as its
+# #+TBLFM computes it, one decimal; nothing else for one load a side.
+t_seed_org() {
+	bc -f org data/seed_before.txt data/seed_after.txt
+	same_as expected/seed.org
+	ok_if $? "org, one load a side: the seed's eight columns, % change 1.7, 5.0, 19.3 and its #+TBLFM"
+}
+
+# org_formula_holds FILE: every row's % cell is what the #+TBLFM under
+# the table computes from its cells (as org-mode would: checked by
+# hand with Emacs 28's org-table-recalculate, which changed nothing).
+org_formula_holds() {
+	awk -F '|' '
+	/^#\+TBLFM: / {
+		split($0, f, /[$=\/()*]+/)
+		p = f[2] + 1; d = f[3] + 1; b = f[4] + 1
+		for (i = 1; i <= n; i++) {
+			split(row[i], c, "|")
+			want = c[b] + 0 ? sprintf("%.1f", c[d] / c[b] * 100) : "-"
+			got = c[p]
+			gsub(/ /, "", got)
+			if (got != want) {
+				print "row " i ": % " got ", formula " want
+				bad = 1
+			}
+		}
+		found = 1
+	}
+	/^\| / && !/^\| test / { row[++n] = $0 }
+	END { exit bad || !found }' "$1"
+}
+
+t_org_formula() {
+	ok=0
+	for args in "$AB $AA" "$B2 $A2" "data/seed_before.txt data/seed_after.txt" \
+		    "data/icount_before.txt data/icount_after.txt" \
+		    "data/upstream_a.log data/upstream_b.log"; do
+		# shellcheck disable=SC2086
+		bc -f org $args
+		org_formula_holds "$tmp/out" >"$tmp/formula" ||
+			{ diag "$args: $(head -n 1 "$tmp/formula")"; ok=1; }
+	done
+	ok_if "$ok" "org: every % change cell is what its #+TBLFM computes from the printed cells"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -928,7 +1038,8 @@ t_level t_load_stat t_plot t_plot_hostile
 t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
-t_plot_instructions t_dir_side t_env_new_lines"
+t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
+t_upstream_script t_seed_org t_org_formula"
 
 nr_errors=0
 count_case() {

@@ -304,6 +304,7 @@ struct comparison {
 	double alpha;
 	enum load_stat load_stat;
 	enum clock clock;	/* the unit of the cycles metric */
+	size_t loads[NR_SIDES];	/* with values, per side */
 };
 
 void compare_build(const struct bench_set *set, double alpha,
@@ -317,11 +318,17 @@ enum out_format {
 	OUT_TEXT,
 	OUT_MARKDOWN,
 	OUT_ORG,
+	OUT_JSON,
 };
 
 char *escape_cell(const char *s, enum out_format fmt);
 void print_report(const struct bench_set *set, const struct comparison *cmp,
 		  enum out_format fmt);
+
+/* ------------------------------------------------------------------ */
+/* json.c */
+
+void print_json(const struct bench_set *set, const struct comparison *cmp);
 
 /* ------------------------------------------------------------------ */
 /* plot.c */

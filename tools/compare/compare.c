@@ -125,6 +125,8 @@ void compare_build(const struct bench_set *set, double alpha,
 	cmp->alpha = alpha;
 	cmp->load_stat = load_stat;
 	cmp->clock = set->clock;
+	for (i = 0; i < set->nr_loads; i++)
+		cmp->loads[set->loads[i].side] += set->loads[i].values > 0;
 	m = pick_rows(set, cmp);
 	cmp->nr = m;
 	if (!m)

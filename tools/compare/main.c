@@ -11,7 +11,7 @@
 #include "bench_compare.h"
 
 static const char usage_text[] =
-	"usage: " PROG " [-f text|markdown|org] [--alpha A] [--fail-above PCT]\n"
+	"usage: " PROG " [-f text|markdown|org|json] [--alpha A] [--fail-above PCT]\n"
 	"       " PROG " [--load-stat min|median] [--plot FILE.svg|FILE.png]\n"
 	"       " PROG " ... BEFORE AFTER\n"
 	"       " PROG " ... BEFORE... -- AFTER...\n";
@@ -88,7 +88,8 @@ static const char help_text[] =
 	"OPTIONS\n"
 	"       -f, --format FORMAT\n"
 	"              Table format: text (the default, aligned columns),\n"
-	"              markdown or md (GitHub table) or org (org-mode table).\n"
+	"              markdown or md (GitHub table), org (org-mode table) or\n"
+	"              json (one JSON object for machines, see OUTPUT).\n"
 	"\n"
 	"       --alpha A\n"
 	"              Family-wise significance level, 0 < A < 1, and 1 - A is\n"
@@ -261,6 +262,21 @@ static const char help_text[] =
 	"       \"#+TBLFM: $8=(($7/$5)*100);%.1f\", so that org-mode's\n"
 	"       recalculation (C-c C-c on it) changes nothing.\n"
 	"\n"
+	"       -f json prints one object instead: \"format\": \"bench-compare\n"
+	"       1\"; \"settings\": {\"clock\", \"load_stat\", \"alpha\",\n"
+	"       \"interval_level_percent\", \"pct_change_of\"}; \"loads\":\n"
+	"       {\"before\", \"after\"}; \"environment_differences\": [{\"key\",\n"
+	"       \"before\": [{\"value\", \"loads\"}...], \"after\": [...]}...], value\n"
+	"       null for loads without the key; \"rows\": [{\"test\", CLOCK:\n"
+	"       {\"before\", \"after\", \"diff\", \"ci\": [LO, HI] or null}, \"ns\":\n"
+	"       {\"before\", \"after\", \"diff\"} (not under instructions),\n"
+	"       \"pct_change\", \"loads\": {\"before\", \"after\"}, \"p_raw\",\n"
+	"       \"p_holm\", \"verdict\": \"change\", \"noise\" or \"n/a\",\n"
+	"       \"need_loads\"}...], CLOCK being \"cycles\" or \"instructions\";\n"
+	"       \"only_in\": {\"before\": [names], \"after\": [names]}. Every row has\n"
+	"       every column; numbers carry the table's decimals, and null is\n"
+	"       what cannot be computed (the table's \"-\").\n"
+	"\n"
 	"EXIT STATUS\n"
 	"       0      Success.\n"
 	"       1      --fail-above was given and a test regressed beyond it\n"
@@ -290,6 +306,9 @@ static const char help_text[] =
 	"\n"
 	"       As a table for a GitHub review, with a picture:\n"
 	"              " PROG " -f markdown --plot ab.svg b1 b2 b3 b4 -- a1 a2 a3 a4\n"
+	"\n"
+	"       Track the numbers of a CI job, one JSON object per run:\n"
+	"              " PROG " -f json base/ new/ | jq '.rows[] | {test, pct_change}'\n"
 	"\n"
 	"       Fail a CI job on a significant slowdown above 5%:\n"
 	"              " PROG " --fail-above 5 before.log after.log\n";
@@ -355,8 +374,10 @@ static int parse_option(int argc, char **argv, int *i, struct options *o)
 			o->fmt = OUT_MARKDOWN;
 		else if (!strcmp(v, "org"))
 			o->fmt = OUT_ORG;
+		else if (!strcmp(v, "json"))
+			o->fmt = OUT_JSON;
 		else
-			return usage_error("unknown format '%s' (text, markdown or org)",
+			return usage_error("unknown format '%s' (text, markdown, org or json)",
 					   v);
 		return 0;
 	}
@@ -532,6 +553,8 @@ int main(int argc, char **argv)
 	/* all or nothing: no table when the picture cannot be drawn */
 	if (o.plot && plot_write(&cmp, o.plot))
 		ret = 2;
+	else if (o.fmt == OUT_JSON)
+		print_json(&set, &cmp);
 	else
 		print_report(&set, &cmp, o.fmt);
 

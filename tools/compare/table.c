@@ -182,15 +182,6 @@ static void fill_row(char **cell, const struct row *r, enum out_format fmt)
 	cell[COL_VERDICT] = fmt_verdict(r);
 }
 
-static size_t side_loads(const struct bench_set *set, enum side s)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < set->nr_loads; i++)
-		n += set->loads[i].side == s && set->loads[i].values;
-	return n;
-}
-
 /*
  * Which columns the table has. First the reviewers' eight (the ns
  * ones not when the counter counts instructions: the clock then
@@ -203,11 +194,10 @@ static void pick_columns(struct table *t)
 {
 	bool ns = t->cmp->clock != CLOCK_INSTRUCTIONS;
 	bool ci = false, verdict = false, loads = false;
-	size_t i, total[NR_SIDES];
+	const size_t *total = t->cmp->loads;
+	size_t i;
 	int c;
 
-	for (c = 0; c < NR_SIDES; c++)
-		total[c] = side_loads(t->set, (enum side)c);
 	for (i = 0; i < t->cmp->nr; i++) {
 		const struct row *r = &t->cmp->rows[i];
 
@@ -392,8 +382,7 @@ static void print_footer(const struct table *t)
 	}
 	print_footer_line(fmt, &first,
 			  "loads: before %zu, after %zu; one value per test and load: %s (--load-stat %s)",
-			  side_loads(set, SIDE_BEFORE),
-			  side_loads(set, SIDE_AFTER),
+			  cmp->loads[SIDE_BEFORE], cmp->loads[SIDE_AFTER],
 			  load_stat_words(cmp->load_stat),
 			  cmp->load_stat == LOAD_MIN ? "min" : "median");
 	ci = t->shown[COL_CI] ?

@@ -10,10 +10,11 @@
  * repeated and swapped lines, numbers replaced by extreme ones, lines
  * of other formats spliced in), picks options, and runs bench-compare
  * on them with a time limit. A finding is a sanitizer report, a crash,
- * a hang, an exit status other than 0, 1 or 2, or "inf" or "nan" in
- * what it printed (unless the input holds that word, e.g. as a test
- * name). The cases of findings are kept under FINDINGS with the
- * command line that reproduces them. Everything follows from SEED:
+ * a hang, an exit status other than 0, 1 or 2, "inf" or "nan" in what
+ * it printed (unless the input holds that word, e.g. as a test name),
+ * or, with -f json and jq at hand, output that jq cannot parse. The
+ * cases of findings are kept under FINDINGS with the command line that
+ * reproduces them. Everything follows from SEED:
  * the same cases every run. The output is KTAP, one result.
  */
 #define _GNU_SOURCE
@@ -382,6 +383,28 @@ static bool read_file(const char *path, struct buf *b)
 	return true;
 }
 
+static bool have_jq;
+
+/* A JSON report that jq cannot parse (when jq is there to ask). */
+static bool bad_json(const struct fuzz_case *fc, int status)
+{
+	char *cmd;
+	bool bad;
+	int i;
+
+	if (!have_jq || status < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) > 1)
+		return false;
+	for (i = 0; i < fc->argc && strcmp(fc->argv[i], "json"); i++)
+		;
+	if (i == fc->argc || asprintf(&cmd, "jq . %s/stdout >/dev/null 2>&1",
+				      fc->dir) < 0)
+		return false;
+	bad = system(cmd) != 0;
+	free(cmd);
+	return bad;
+}
+
 /* What is wrong with the case's run, or NULL. */
 static const char *judge(struct fuzz_case *fc, int status)
 {
@@ -408,6 +431,8 @@ static const char *judge(struct fuzz_case *fc, int status)
 	for (i = 0; !why && err.p && i < ARRAY_SIZE(reports); i++)
 		if (strstr(err.p, reports[i]))
 			why = "sanitizer report";
+	if (!why && bad_json(fc, status))
+		why = "output not valid JSON";
 	if (!why && out.p && has_inf_nan(out.p, out.len, " \t\n|,:;[]{}()\"")) {
 		why = "inf or nan printed";
 		for (f = 0; f < fc->nr_in; f++)
@@ -522,6 +547,7 @@ int main(int argc, char **argv)
 	load_seeds(argc - optind, argv + optind);
 	if (!bin || !findings || cases <= 0 || timeout <= 0 || !nr_seeds)
 		return bad_args();
+	have_jq = !system("jq -n . >/dev/null 2>&1");
 	setenv("ASAN_OPTIONS", "detect_leaks=1:exitcode=86", 1);
 	setenv("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=87", 1);
 	printf("TAP version 13\n1..1\n");

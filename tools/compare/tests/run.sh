@@ -281,7 +281,7 @@ error_cases() {
 	$1 "usage: nothing before --" 2 \
 		"bench-compare: no BEFORE file before --" -- "$A1"
 	$1 "usage: unknown format" 2 \
-		"bench-compare: unknown format 'html' (text, markdown or org)" \
+		"bench-compare: unknown format 'html' (text, markdown, org or json)" \
 		-f html "$B1" "$A1"
 	$1 "usage: --alpha 0" 2 \
 		"bench-compare: bad --alpha '0': need 0 < A < 1" --alpha 0 "$B1" "$A1"
@@ -867,18 +867,20 @@ t_help() {
 # of bench-compare are findings; one that exits 2 cleanly is none.
 t_fuzz_detects() {
 	ok=0
-	for kind in inf status crash hang sanitizer clean; do
+	for kind in inf status crash hang sanitizer json clean; do
+		n=2
 		case $kind in
 		inf) body='echo "| t | inf | -nan |"' ;;
 		status) body='exit 3' ;;
 		crash) body='kill -SEGV $$' ;;
 		hang) body='sleep 5' ;;
 		sanitizer) body='echo "x.c:1:2: runtime error: overflow" >&2; exit 2' ;;
+		json) body='echo "{\"a\": [1,"'; n=12 ;;	# one case in 4 is json
 		clean) body='echo "bench-compare: bad" >&2; exit 2' ;;
 		esac
 		printf '#!/bin/sh\n%s\n' "$body" >"$tmp/fake-$kind"
 		chmod +x "$tmp/fake-$kind"
-		(cd "$tmp" && "$FUZZ" -b "$tmp/fake-$kind" -n 2 -s 7 -t 1 \
+		(cd "$tmp" && "$FUZZ" -b "$tmp/fake-$kind" -n $n -s 7 -t 1 \
 			-o "$tmp/findings-$kind" "$OLDPWD"/data/* >"$tmp/fuzz-$kind")
 		frc=$?
 		if [ $kind = clean ]; then
@@ -889,7 +891,7 @@ t_fuzz_detects() {
 			ok=1
 		fi
 	done
-	ok_if "$ok" "the fuzz driver finds inf/nan, a bad exit status, a crash, a hang, a sanitizer report"
+	ok_if "$ok" "the fuzz driver finds inf/nan, a bad exit status, a crash, a hang, a sanitizer report, bad JSON"
 }
 
 t_instructions() {
@@ -1021,6 +1023,59 @@ t_org_formula() {
 	ok_if "$ok" "org: every % change cell is what its #+TBLFM computes from the printed cells"
 }
 
+# jq_is WHAT EXPR: jq -e EXPR holds on the JSON of the last run
+jq_is() {
+	jq -e "$2" "$tmp/out" >/dev/null 2>"$tmp/jq" && return 0
+	diag "$1: jq -e '$2' is false ($(head -n 1 "$tmp/jq"))"
+	return 1
+}
+
+# Issue 16 item 3: -f json, read back with jq.
+t_json() {
+	if ! command -v jq >/dev/null 2>&1; then
+		ktap_test_fail "-f json parses with jq (jq not installed: make check needs it)"
+		return
+	fi
+	ok=0
+	bc -f json "$AB" "$AA"
+	rc_is 0 || ok=1
+	jq_is settings '.format == "bench-compare 1" and .settings == {"clock": "cycles", "load_stat": "min", "alpha": 0.05, "interval_level_percent": 95, "pct_change_of": "ns"} and .loads == {"before": 6, "after": 6} and .environment_differences == [] and .only_in == {"before": [], "after": []}' ||
+		ok=1
+	jq_is "change row" ".rows | length == 3 and .[0] == {\"test\": \"$FAST\", \"cycles\": {\"before\": 100.35, \"after\": 110.35, \"diff\": 10, \"ci\": [9.7, 10.3]}, \"ns\": {\"before\": 38.735, \"after\": 42.595, \"diff\": 3.86}, \"pct_change\": 9.97, \"loads\": {\"before\": 6, \"after\": 6}, \"p_raw\": 0.00216450, \"p_holm\": 0.00649351, \"verdict\": \"change\", \"need_loads\": null}" ||
+		ok=1
+	jq_is "noise row" '.rows[1].verdict == "noise" and .rows[2].ns.before == 155.8475' || ok=1
+	bc -f json "$B2" "$A2"
+	jq_is "n/a rows" '(.rows | length == 4 and all(.verdict == "n/a" and .need_loads == 5 and .p_holm == null and .cycles.ci == null)) and .only_in == {"before": ["for_loop"], "after": ["atomic_inc"]}' ||
+		ok=1
+	jq_is environment '.environment_differences == [{"key": "kernel", "before": [{"value": "6.12.117+deb12-amd64", "loads": 1}], "after": [{"value": "6.12.117+deb12-amd64-patched", "loads": 1}]}]' ||
+		ok=1
+	bc -f json data/icount_before.txt data/icount_after.txt
+	jq_is instructions '.settings.clock == "instructions" and .settings.pct_change_of == "instructions" and (.rows[0] | has("ns") | not) and .rows[0].instructions.diff == 3 and .rows[0].instructions.ci == [2.99, 3]' ||
+		ok=1
+	bc -f json data/dmesg_ts.log data/dmesg_plain.log
+	jq_is "loads of a row" '.environment_differences == [] and .loads == {"before": 3, "after": 3} and .rows[0].test == "for_loop" and .rows[0].loads == {"before": 3, "after": 1}' ||
+		ok=1
+	bc -f json data/precision.txt data/dmesg_plain.log
+	jq_is "unknown environment, no row" '(.environment_differences | length == 21 and all(.after == [{"value": null, "loads": 3}])) and .rows == [] and .only_in.before == ["precise"]' ||
+		ok=1
+	ok_if "$ok" "-f json: settings, loads, environment differences and every column of every row, read back by jq"
+}
+
+t_json_hostile() {
+	if ! command -v jq >/dev/null 2>&1; then
+		ktap_test_fail "-f json escapes names (jq not installed: make check needs it)"
+		return
+	fi
+	hostile_inputs 'a"b\c'
+	printf 'format: bench_page_pool_simple 1\nkernel: caf\303\251 "x"\ntest: name=a"b\\c cycles_per_elem=2\n' >"$tmp/hostile_u.txt"
+	bc -f json "$tmp/hostile_b.txt" "$tmp/hostile_u.txt"
+	ok=0
+	rc_is 0 || ok=1
+	jq_is names '.rows[0].test == "a\"b\\c" and .environment_differences[0].after[0].value == "caf\u00e9 \"x\""' ||
+		ok=1
+	ok_if "$ok" "-f json: quotes, backslashes and UTF-8 in names and values come back as they were"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -1039,7 +1094,7 @@ t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
 t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
-t_upstream_script t_seed_org t_org_formula"
+t_upstream_script t_seed_org t_org_formula t_json t_json_hostile"
 
 nr_errors=0
 count_case() {

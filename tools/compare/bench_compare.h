@@ -12,6 +12,7 @@
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -114,6 +115,7 @@ void series_add(struct series *s, const double *reps, size_t n);
 const double *series_load(const struct series *s, size_t i, size_t *n);
 void series_free(struct series *s);
 void sbuf_add(struct sbuf *b, const char *s, size_t len);
+void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap) __printf(2, 0);
 void sbuf_addf(struct sbuf *b, const char *fmt, ...) __printf(2, 3);
 char *sbuf_take(struct sbuf *b);
 bool is_digit(char c);

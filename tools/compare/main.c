@@ -357,64 +357,91 @@ struct options {
 	int nr_files[NR_SIDES];
 };
 
+static int opt_format(struct options *o, const char *v)
+{
+	static const struct {
+		const char *name;
+		enum out_format fmt;
+	} formats[] = {
+		{ "text", OUT_TEXT }, { "markdown", OUT_MARKDOWN },
+		{ "md", OUT_MARKDOWN }, { "org", OUT_ORG }, { "json", OUT_JSON },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		if (!strcmp(v, formats[i].name)) {
+			o->fmt = formats[i].fmt;
+			return 0;
+		}
+	}
+	return usage_error("unknown format '%s' (text, markdown, org or json)",
+			   v);
+}
+
+static int opt_alpha(struct options *o, const char *v)
+{
+	char *end;
+
+	o->alpha = strtod(v, &end);
+	if (!*v || *end || !(o->alpha > 0 && o->alpha < 1))
+		return usage_error("bad --alpha '%s': need 0 < A < 1", v);
+	return 0;
+}
+
+static int opt_fail_above(struct options *o, const char *v)
+{
+	char *end;
+
+	o->fail_above = strtod(v, &end);
+	if (!*v || *end || !(o->fail_above >= 0) || !isfinite(o->fail_above))
+		return usage_error("bad --fail-above '%s': need a percentage >= 0",
+				   v);
+	return 0;
+}
+
+static int opt_load_stat(struct options *o, const char *v)
+{
+	if (load_stat_parse(v, &o->load_stat))
+		return usage_error("bad --load-stat '%s': min or median", v);
+	return 0;
+}
+
+static int opt_plot(struct options *o, const char *v)
+{
+	if (!plot_path_ok(v))
+		return usage_error("bad --plot '%s': the name must end in .svg or .png",
+				   v);
+	o->plot = v;
+	return 0;
+}
+
+/* The options with a value: long name, short name or NULL, handler. */
+static const struct {
+	const char *name;
+	const char *short_name;
+	int (*apply)(struct options *o, const char *v);
+} value_options[] = {
+	{ "--format", "-f", opt_format },
+	{ "--alpha", NULL, opt_alpha },
+	{ "--fail-above", NULL, opt_fail_above },
+	{ "--load-stat", NULL, opt_load_stat },
+	{ "--plot", NULL, opt_plot },
+};
+
 /* Applies option argv[*i] (and its value); 0, or 2 after a usage error. */
 static int parse_option(int argc, char **argv, int *i, struct options *o)
 {
-	const char *a = argv[*i], *v;
+	const char *a = argv[*i], *v = NULL;
 	bool missing = false;
-	char *end;
+	size_t k;
 
-	v = opt_value(argv, argc, i, "--format", &missing);
-	if (!v && !missing)
-		v = opt_value(argv, argc, i, "-f", &missing);
-	if (v) {
-		if (!strcmp(v, "text"))
-			o->fmt = OUT_TEXT;
-		else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
-			o->fmt = OUT_MARKDOWN;
-		else if (!strcmp(v, "org"))
-			o->fmt = OUT_ORG;
-		else if (!strcmp(v, "json"))
-			o->fmt = OUT_JSON;
-		else
-			return usage_error("unknown format '%s' (text, markdown, org or json)",
-					   v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--alpha", &missing);
-	if (v) {
-		o->alpha = strtod(v, &end);
-		if (!*v || *end || !(o->alpha > 0 && o->alpha < 1))
-			return usage_error("bad --alpha '%s': need 0 < A < 1", v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--fail-above", &missing);
-	if (v) {
-		o->fail_above = strtod(v, &end);
-		if (!*v || *end || !(o->fail_above >= 0) ||
-		    !isfinite(o->fail_above))
-			return usage_error("bad --fail-above '%s': need a percentage >= 0",
-					   v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--load-stat", &missing);
-	if (v) {
-		if (load_stat_parse(v, &o->load_stat))
-			return usage_error("bad --load-stat '%s': min or median",
-					   v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--plot", &missing);
-	if (v) {
-		if (!plot_path_ok(v))
-			return usage_error("bad --plot '%s': the name must end in .svg or .png",
-					   v);
-		o->plot = v;
-		return 0;
+	for (k = 0; k < ARRAY_SIZE(value_options) && !v && !missing; k++) {
+		v = opt_value(argv, argc, i, value_options[k].name, &missing);
+		if (!v && !missing && value_options[k].short_name)
+			v = opt_value(argv, argc, i, value_options[k].short_name,
+				      &missing);
+		if (v)
+			return value_options[k].apply(o, v);
 	}
 	if (missing)
 		return usage_error("option '%s' needs a value", a);

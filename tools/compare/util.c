@@ -66,20 +66,13 @@ char *xstrdup(const char *s)
 
 char *xasprintf(const char *fmt, ...)
 {
+	struct sbuf b = { NULL };
 	va_list ap;
-	char *s;
-	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	if (len < 0)
-		out_of_memory();
-	s = xrealloc(NULL, (size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	return s;
+	return sbuf_take(&b);
 }
 
 void vec_push(struct vec *vec, double x)
@@ -141,21 +134,28 @@ void sbuf_add(struct sbuf *b, const char *s, size_t len)
 	b->s[b->len] = '\0';
 }
 
-void sbuf_addf(struct sbuf *b, const char *fmt, ...)
+void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	int len;
 
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
 	if (len < 0)
 		out_of_memory();
 	grow((void **)&b->s, 1, b->len, &b->cap, (size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)len + 1, fmt, ap);
-	va_end(ap);
+	vsnprintf(b->s + b->len, (size_t)len + 1, fmt, again);
+	va_end(again);
 	b->len += (size_t)len;
+}
+
+void sbuf_addf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(b, fmt, ap);
+	va_end(ap);
 }
 
 /* The string built so far (never NULL); @b is empty again. */

@@ -708,10 +708,6 @@ static bool str_is(char *got, const char *want)
 
 static void test_numbers(void)
 {
-	unsigned long long u;
-	double v;
-	int d = -1;
-
 	KTAP_CHECK(str_is(fmt_fixed(-0.0001, 3, true), "+0.000") &&
 		   str_is(fmt_fixed(-0.0004, 3, false), "0.000") &&
 		   str_is(fmt_fixed(-0.4, 0, true), "+0") &&
@@ -738,6 +734,15 @@ static void test_numbers(void)
 		   number_len("1e") == 1 && number_len("1.5e+3 ") == 6 &&
 		   number_len("-5") == 0 && number_len("abc") == 0,
 		   "number_len: plain decimal numbers only");
+}
+
+/* The bounds of input: what parsers accept, what they refuse. */
+static void test_input_bounds(void)
+{
+	unsigned long long u;
+	double v;
+	int d = -1;
+
 	KTAP_CHECK(on_half_unit(103.5, 0) && on_half_unit(-6.5, 0) &&
 		   on_half_unit(12.3455, 3) && !on_half_unit(103, 0) &&
 		   !on_half_unit(12.345, 3) && !on_half_unit(100.3999995, 3) &&
@@ -793,5 +798,6 @@ int main(void)
 	test_aa(1000, true);
 	test_holm();
 	test_numbers();
+	test_input_bounds();
 	return ktap_finish();
 }

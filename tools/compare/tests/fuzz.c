@@ -514,69 +514,84 @@ static void load_seeds(int argc, char **argv)
 	}
 }
 
-int main(int argc, char **argv)
+struct fuzz_args {
+	const char *bin, *findings;
+	long cases;
+	unsigned long long seed;
+	double timeout;
+};
+
+/* The options into @fa, the seed files into seeds[]; false if bad. */
+static bool parse_args(int argc, char **argv, struct fuzz_args *fa)
 {
-	const char *bin = NULL, *findings = NULL, *tmp = getenv("TMPDIR");
-	long cases = 0, n, bad = 0;
-	unsigned long long seed = 1;
-	double timeout = 10, secs;
-	struct timespec t0, t1;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "b:n:s:t:o:")) != -1) {
-		switch (opt) {
-		case 'b':
-			bin = optarg;
-			break;
-		case 'n':
-			cases = strtol(optarg, NULL, 10);
-			break;
-		case 's':
-			seed = strtoull(optarg, NULL, 0);
-			break;
-		case 't':
-			timeout = strtod(optarg, NULL);
-			break;
-		case 'o':
-			findings = optarg;
-			break;
-		default:
-			return bad_args();
-		}
+		if (opt == 'b')
+			fa->bin = optarg;
+		else if (opt == 'n')
+			fa->cases = strtol(optarg, NULL, 10);
+		else if (opt == 's')
+			fa->seed = strtoull(optarg, NULL, 0);
+		else if (opt == 't')
+			fa->timeout = strtod(optarg, NULL);
+		else if (opt == 'o')
+			fa->findings = optarg;
+		else
+			return false;
 	}
 	load_seeds(argc - optind, argv + optind);
-	if (!bin || !findings || cases <= 0 || timeout <= 0 || !nr_seeds)
+	return fa->bin && fa->findings && fa->cases > 0 && fa->timeout > 0 &&
+	       nr_seeds;
+}
+
+/* Case @n: made, run, judged, kept if it is a finding; true then. */
+static bool fuzz_one(const struct fuzz_args *fa, long n, long found)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct fuzz_case fc;
+	const char *why;
+
+	rng = fa->seed * 0x100000001b3ULL + (unsigned long long)n;
+	memset(&fc, 0, sizeof(fc));
+	snprintf(fc.dir, sizeof(fc.dir), "%s/bcfuzz.XXXXXX",
+		 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
+	if (!mkdtemp(fc.dir)) {
+		perror("fuzz: mkdtemp");
+		exit(2);
+	}
+	make_case(&fc, fa->bin);
+	why = judge(&fc, run_case(&fc, fa->timeout));
+	if (why)
+		keep(&fc, fa->findings, n, why, (int)found);
+	cleanup(&fc);
+	return why;
+}
+
+int main(int argc, char **argv)
+{
+	struct fuzz_args fa = { .seed = 1, .timeout = 10 };
+	struct timespec t0, t1;
+	long n, bad = 0;
+	double secs;
+
+	if (!parse_args(argc, argv, &fa))
 		return bad_args();
 	have_jq = !system("jq -n . >/dev/null 2>&1");
 	setenv("ASAN_OPTIONS", "detect_leaks=1:exitcode=86", 1);
 	setenv("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=87", 1);
 	printf("TAP version 13\n1..1\n");
 	printf("# fuzz: %s, seed %llu, %ld cases, %d seed files, %g s per case at most\n",
-	       bin, seed, cases, nr_seeds, timeout);
+	       fa.bin, fa.seed, fa.cases, nr_seeds, fa.timeout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (n = 0; n < cases; n++) {
-		struct fuzz_case fc;
-		const char *why;
-
-		rng = seed * 0x100000001b3ULL + (unsigned long long)n;
-		memset(&fc, 0, sizeof(fc));
-		snprintf(fc.dir, sizeof(fc.dir), "%s/bcfuzz.XXXXXX",
-			 tmp && *tmp && strlen(tmp) < 40 ? tmp : "/tmp");
-		if (!mkdtemp(fc.dir)) {
-			perror("fuzz: mkdtemp");
-			return 2;
-		}
-		make_case(&fc, bin);
-		why = judge(&fc, run_case(&fc, timeout));
-		if (why)
-			keep(&fc, findings, n, why, (int)bad++);
-		cleanup(&fc);
-	}
+	for (n = 0; n < fa.cases; n++)
+		bad += fuzz_one(&fa, n, bad);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	printf("# fuzz: %ld cases in %.1f s, %ld findings\n", cases, secs, bad);
+	printf("# fuzz: %ld cases in %.1f s, %ld findings\n", fa.cases, secs,
+	       bad);
 	printf("%s 1 - fuzz: %ld mutated inputs under ASan and UBSan, seed %llu\n",
-	       bad ? "not ok" : "ok", cases, seed);
+	       bad ? "not ok" : "ok", fa.cases, fa.seed);
 	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
 	       !bad, !!bad);
 	return bad ? 1 : 0;

@@ -43,33 +43,30 @@ enum test_field {
 	NR_FIELDS,
 };
 
-/* The fields read, and those that every format 3 test: line has. */
-static const struct {
-	const char *name;
-	bool format3;
-} fields[NR_FIELDS] = {
-	[F_NAME] = { "name", true },
-	[F_RUN_FLAGS_BIT] = { "run_flags_bit", true },
-	[F_CONTEXT] = { "context", true },
-	[F_CPU] = { "cpu", true },
-	[F_REPS] = { "reps", true },
-	[F_LOOPS] = { "loops", true },
-	[F_INVOKE_COUNT] = { "invoke_count", true },
-	[F_TOTAL_INVOKE_COUNT] = { "total_invoke_count", true },
-	[F_CYCLES] = { "cycles", true },
-	[F_NS] = { "ns", true },
-	[F_CYCLES_PER_ELEM] = { "cycles_per_elem", true },
-	[F_NS_PER_ELEM] = { "ns_per_elem", true },
-	[F_CYCLES_SAMPLES] = { "cycles_samples", true },
-	[F_NS_SAMPLES] = { "ns_samples", true },
-	[F_PATH] = { "path", true },
-	[F_PAGES_ALLOCATED] = { "pages_allocated", true },
-	[F_PAGES_RELEASED] = { "pages_released", true },
-	[F_EXPECT_PATH] = { "expect_path", true },
-	[F_EXPECT_ALLOCATED_MAX] = { "expect_allocated_max", true },
-	[F_EXPECT_RELEASED] = { "expect_released", true },
-	[F_EXPECT_STATS] = { "expect_stats", true },
-	[F_CHEAPER_THAN] = { "cheaper_than", true },
+/* The fields of a test: line that are read; format 3 always has each. */
+static const char * const field_names[NR_FIELDS] = {
+	[F_NAME] = "name",
+	[F_RUN_FLAGS_BIT] = "run_flags_bit",
+	[F_CONTEXT] = "context",
+	[F_CPU] = "cpu",
+	[F_REPS] = "reps",
+	[F_LOOPS] = "loops",
+	[F_INVOKE_COUNT] = "invoke_count",
+	[F_TOTAL_INVOKE_COUNT] = "total_invoke_count",
+	[F_CYCLES] = "cycles",
+	[F_NS] = "ns",
+	[F_CYCLES_PER_ELEM] = "cycles_per_elem",
+	[F_NS_PER_ELEM] = "ns_per_elem",
+	[F_CYCLES_SAMPLES] = "cycles_samples",
+	[F_NS_SAMPLES] = "ns_samples",
+	[F_PATH] = "path",
+	[F_PAGES_ALLOCATED] = "pages_allocated",
+	[F_PAGES_RELEASED] = "pages_released",
+	[F_EXPECT_PATH] = "expect_path",
+	[F_EXPECT_ALLOCATED_MAX] = "expect_allocated_max",
+	[F_EXPECT_RELEASED] = "expect_released",
+	[F_EXPECT_STATS] = "expect_stats",
+	[F_CHEAPER_THAN] = "cheaper_than",
 };
 
 /* Where a metric's values are: a total, a per-element value, a list. */
@@ -282,7 +279,7 @@ static bool split_fields(struct parse_ctx *ctx, char *s,
 			return false;
 		}
 		*eq = '\0';
-		for (f = 0; f < NR_FIELDS && strcmp(tok, fields[f].name); f++)
+		for (f = 0; f < NR_FIELDS && strcmp(tok, field_names[f]); f++)
 			;
 		if (f == NR_FIELDS)
 			continue;
@@ -305,7 +302,7 @@ static void number_error(struct parse_ctx *ctx, const struct test_line *tl,
 {
 	parse_error(ctx, "test %s: %s in %s=%s", tl->name,
 		    st == NUM_RANGE ? "number out of range" : "bad number",
-		    fields[f].name, echo(tl->val[f]).s);
+		    field_names[f], echo(tl->val[f]).s);
 }
 
 /* Integer field @f into *@out if given; false after an error. */
@@ -384,8 +381,8 @@ static bool quotient(struct parse_ctx *ctx, struct test_line *tl,
 		return true;
 	}
 	parse_error(ctx, "test %s: %s=%s disagrees with %s/invoke_count = %.6f",
-		    tl->name, fields[pf].name, echo(tl->val[pf]).s,
-		    fields[tf].name, *q);
+		    tl->name, field_names[pf], echo(tl->val[pf]).s,
+		    field_names[tf], *q);
 out:
 	free(pe.v);
 	return false;
@@ -444,9 +441,9 @@ static bool read_test(struct parse_ctx *ctx, struct test_line *tl)
 	int f, m;
 
 	for (f = 0; ctx->res.format == 3 && f < NR_FIELDS; f++) {
-		if (fields[f].format3 && !tl->val[f]) {
+		if (!tl->val[f]) {
 			parse_error(ctx, "test %s: no %s= (format 3 always has it: cut short?)",
-				    tl->name, fields[f].name);
+				    tl->name, field_names[f]);
 			return false;
 		}
 	}

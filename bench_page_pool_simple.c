@@ -802,10 +802,14 @@ static __always_inline bool bench_pp_cycle(struct page_pool *pool,
 static __always_inline u64 bench_pp_loop(struct bench_run *run, u64 loops,
 					 enum bench_return page_return)
 {
+	/* In a register: read through run, the pool would be loaded again
+	 * after every call, which may have written to *run.
+	 */
+	struct page_pool *pool = run->pool;
 	u64 i;
 
 	for (i = 0; i < loops; i++)
-		if (unlikely(!bench_pp_cycle(run->pool, page_return)))
+		if (unlikely(!bench_pp_cycle(pool, page_return)))
 			break;
 	return i;
 }
@@ -876,10 +880,11 @@ static u64 bench_pp_bulk(struct bench_run *run, u64 loops)
 
 static u64 bench_pp_netmem(struct bench_run *run, u64 loops)
 {
+	struct page_pool *pool = run->pool;
 	u64 i;
 
 	for (i = 0; i < loops; i++)
-		if (unlikely(!bench_netmem_cycle(run->pool, BENCH_GFP)))
+		if (unlikely(!bench_netmem_cycle(pool, BENCH_GFP)))
 			break;
 	return i;
 }
@@ -892,6 +897,7 @@ static u64 bench_pp_netmem(struct bench_run *run, u64 loops)
 static u64 bench_skb_free(struct bench_run *run, u64 loops)
 {
 	struct page_pool *pool = run->pool;
+	int budget = run->napi_budget;
 	struct sk_buff *skb;
 	struct page *page;
 	u64 i;
@@ -906,7 +912,7 @@ static u64 bench_skb_free(struct bench_run *run, u64 loops)
 			break;
 		}
 		skb_mark_for_recycle(skb);
-		napi_consume_skb(skb, run->napi_budget);
+		napi_consume_skb(skb, budget);
 	}
 	return i;
 }

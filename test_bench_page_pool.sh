@@ -701,6 +701,12 @@ check_baseline() {	# test
 	result "$desc $base $U ($value $U, ${verdict#* })" test "${verdict%% *}" = ok
 }
 
+# A gate that judged nothing must not pass.
+check_gate() {	# tests-in-the-baseline tests-run
+	result "$1 of the $2 tests run are in the baseline, which the gate compares with" \
+		test "$1" -gt 0
+}
+
 check_splats() {
 	splats=$(kernel_log_since "$marker" | grep -E -f "$HERE/splat_patterns")
 	if [ -z "$splats" ]; then
@@ -758,6 +764,12 @@ plan_load() {	# k
 		done <"$work/thresholds"
 	fi
 	if [ -n "$baseline" ]; then
+		common=0 total=0
+		for name in $ran; do
+			total=$((total + 1))
+			results_ran "$baseline" "$name" && common=$((common + 1))
+		done
+		echo "gate $1 $common $total"
 		for name in $ran; do
 			echo "baseline $1 $name"
 		done
@@ -784,6 +796,7 @@ while read -r check k a b <&3; do
 	cpus) check_cpus "$a" ;;
 	relation) check_relation "$a" "$b" ;;
 	threshold) check_threshold "$a" "$b" ;;
+	gate) check_gate "$a" "$b" ;;
 	baseline) check_baseline "$a" ;;
 	splats) check_splats ;;
 	esac

@@ -372,7 +372,7 @@ expect_ktap "-c -t FILE: limits on emulated cycles say cycles" 1 2 \
 	'^not ok 87 tasklet_page_pool01_fast_path median within 80 cycles \(median 316.50 cycles\)$' \
 	-c -t "$lim" "$TCG"
 expect_ktap "-c -b: a load against itself passes the gate at 0%" 0 0 \
-	'^ok 87 for_loop cycles_min within \+0% of the baseline 3.00 instructions \(3.00 instructions, \+0.00%\)$' \
+	'^ok 88 for_loop cycles_min within \+0% of the baseline 3.00 instructions \(3.00 instructions, \+0.00%\)$' \
 	-c -b "$ICOUNT" -p 0 "$ICOUNT"
 # A baseline made cheaper: every test 10% cheaper but the fast path
 # only 4%: at 5% all but the fast path fail.
@@ -388,14 +388,20 @@ awk '/^test:/ {
 		}
 } 1' "$smaller" >"$smaller.new" && mv "$smaller.new" "$smaller"
 expect_ktap "-c -b -p 5: a baseline made smaller fails every test that rose more than 5%" \
-	1 19 '^not ok 94 tasklet_page_pool02_ptr_ring cycles_min within \+5% of the baseline 150.65 instructions \(165.72 instructions, \+10.00%\)$' \
+	1 19 '^not ok 95 tasklet_page_pool02_ptr_ring cycles_min within \+5% of the baseline 150.65 instructions \(165.72 instructions, \+10.00%\)$' \
 	-c -b "$smaller" -p 5 "$ICOUNT"
-grep -q '^ok 93 tasklet_page_pool01_fast_path cycles_min within +5% of the baseline 76.11 instructions (79.15 instructions, +3.99%)$' "$out"
+grep -q '^ok 94 tasklet_page_pool01_fast_path cycles_min within +5% of the baseline 76.11 instructions (79.15 instructions, +3.99%)$' "$out"
 ktap_test_result "-c -b -p 5: the test that rose 4% passes" test $? = 0
+grep -q '^ok 87 20 of the 20 tests run are in the baseline, which the gate compares with$' "$out"
+ktap_test_result "-c -b: the gate says how many tests it compared" test $? = 0
 partial=$(variant partial.results '/name=lock /d; s/^end: tests=20/end: tests=19/')
 expect_ktap "-c -b: a test the baseline lacks is a skip" 0 0 \
-	'^ok 89 lock cycles_min within \+1% of the baseline # SKIP not in the baseline$' \
+	'^ok 90 lock cycles_min within \+1% of the baseline # SKIP not in the baseline$' \
 	-c -b "$partial" -p 1 "$ICOUNT"
+other=$(variant other.results 's/name=\([^ ]*\) /name=x\1 /; s/^selected: /selected: x/; s/,/,x/g')
+expect_ktap "-c -b: a gate with no test in common with the baseline fails" 1 1 \
+	'^not ok 87 0 of the 20 tests run are in the baseline, which the gate compares with$' \
+	-c -b "$other" -p 1 "$ICOUNT"
 expect_ktap "-c FILE FILE: each file is a load, every check on each, one plan" \
 	1 1 '^not ok 111 load 2 of 2: tasklet_page_pool01_fast_path took path ring' \
 	-c "$ICOUNT" "$dir/path.results"

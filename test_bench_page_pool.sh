@@ -69,13 +69,13 @@ usage_error() {
 	exit "$KSFT_FAIL"
 }
 
-moddir= nloads= outdir= baseline= pct= check_mode= keep=
+moddir= nloads=1 n_given= outdir= baseline= pct= check_mode= keep=
 relations=${BENCH_PAGE_POOL_RELATIONS:-}
 thresholds=${BENCH_PAGE_POOL_THRESHOLDS:-}
 while getopts d:n:o:b:p:r:t:kch opt; do
 	case $opt in
 	d) moddir=$OPTARG ;;
-	n) nloads=$OPTARG ;;
+	n) nloads=$OPTARG n_given=1 ;;
 	o) outdir=$OPTARG ;;
 	b) baseline=$OPTARG ;;
 	p) pct=$OPTARG ;;
@@ -94,9 +94,8 @@ loops_arg=
 params=
 other_params=
 if [ -n "$check_mode" ]; then
-	for opt in "-d $moddir" "-n $nloads" "-o $outdir" "-k $keep"; do
-		[ "${opt#-? }" = "" ] ||
-			usage_error "${opt%% *} is for loading the module; -c checks saved results files"
+	for given in ${moddir:+-d} ${n_given:+-n} ${outdir:+-o} ${keep:+-k}; do
+		usage_error "$given is for loading the module; -c checks saved results files"
 	done
 	[ $# -gt 0 ] || usage_error "-c needs the results files to check"
 	for file in "$@"; do
@@ -124,7 +123,7 @@ else
 		esac
 	done
 	params="$*"
-	case ${nloads:=1} in
+	case $nloads in
 	'' | *[!0-9]* | 0 | 0*)
 		usage_error "-n $nloads: the number of loads is a whole number from 1" ;;
 	esac
@@ -144,14 +143,17 @@ work=$(mktemp -d) || usage_error "cannot create a temporary directory"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM HUP
 
-# A thresholds (-t) or relations (-r) file, parsed strictly: prints its
-# pairs, one a line, or refuses it with "FILE:LINE: what is wrong".
-# Comments start at a "#" at the start of a line or after a blank.
+# A thresholds (-t) or relations (-r) file, parsed strictly: its pairs
+# go to $work/thresholds or $work/relations, one a line, or it is
+# refused with "FILE:LINE: what is wrong".  Comments start at a "#" at
+# the start of a line or after a blank.
 read_pairs_file() {	# threshold|relation file
 	[ -f "$2" ] && [ -r "$2" ] || usage_error "cannot read $1 file $2"
-	tr '\000' '\001' <"$2" | KIND=$1 FILE=$2 awk '
+	: >"$work/$1s"
+	why=$(tr '\000' '\001' <"$2" |
+	      KIND=$1 FILE=$2 OUT=$work/$1s awk '
 	function bad(msg) {
-		printf "%s:%d: %s\n", ENVIRON["FILE"], NR, msg >"/dev/stderr"
+		printf "%s:%d: %s\n", ENVIRON["FILE"], NR, msg
 		failed = 1
 		exit 1
 	}
@@ -194,12 +196,11 @@ read_pairs_file() {	# threshold|relation file
 	}
 	{
 		seen[ENVIRON["KIND"] == "threshold" ? $1 : $1 " " $2] = NR
-		print $1, $2
+		print $1, $2 >ENVIRON["OUT"]
 	}
 	END {
 		exit failed
-	}' >"$work/$1s" 2>"$work/why" ||
-		usage_error "$(cat "$work/why")"
+	}') || usage_error "$why"
 }
 
 # What a results file's cycle fields count, as the instruments differ:
@@ -215,7 +216,8 @@ instrument_of() {	# results file
 	elif [ "$(results_header "$1" accel)" = tcg ]; then
 		echo "emulated cycles (clock: cycles, accel: tcg)"
 	else
-		echo "CPU cycles (clock: cycles, accel: $(results_header "$1" accel))"
+		accel=$(results_header "$1" accel)
+		echo "CPU cycles (clock: cycles, accel: ${accel:-unknown})"
 	fi
 }
 

@@ -359,7 +359,7 @@ if [ -z "$check_mode" ]; then
 		rc=$?
 		if [ $rc = 0 ] && cat "$RESULTS" >"$file" 2>"$work/load.out"; then
 			set_load_status $k "$file"
-			ktap_print_msg "load $k of $nloads: results in $file"
+			ktap_print_msg "load $k of $nloads: done${outdir:+, results in $file}"
 		else
 			rm -f "$file"
 			echo "$file" >"$work/load.$k.path"

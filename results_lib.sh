@@ -22,6 +22,7 @@
 #                                    FIELDs' values ("-" if missing)
 #   results_check FILE [FIELD...]    is it one whole, well-formed block?
 #   results_is_number VALUE          a plain decimal such as 12 or 79.06?
+#   results_strict_awk FILE PROGRAM [NAME=VALUE...]  awk over untrusted text
 #
 # The readers print nothing when there is nothing (no such line or
 # field); results_check is what tells a whole file from a cut or a
@@ -154,24 +155,9 @@ results_check() {	# file [field...]
 		echo "$r_file: cannot read it"
 		return 1
 	fi
-	# A NUL would end a line early in some awks: make it a control
-	# character that the check below refuses.
-	tr '\000' '\001' <"$r_file" |
-	RESULTS_FILE=$r_file RESULTS_NUMBERS="$*" awk '
-	function bad(msg) {
-		printf "%s:%d: %s\n", ENVIRON["RESULTS_FILE"], NR, msg
-		failed = 1
-		exit 1
-	}
-	function name_ok(s) {
-		return s ~ /^[A-Za-z0-9_-]+$/ && length(s) <= 64
-	}
+	results_strict_awk "$r_file" '
 	BEGIN {
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
-	}
-	{ sub(/\r$/, "") }
-	/[\001-\010\013-\037\177]/ {
-		bad("control character in the line")
 	}
 	NR == 1 {
 		if ($1 != "format:" || $2 != "bench_page_pool_simple" ||
@@ -256,5 +242,35 @@ results_check() {	# file [field...]
 			bad("no accel: line (format " format ")")
 		if (format >= 3 && !ended)
 			bad("no end: line: the block is cut")
-	}'
+	}' RESULTS_NUMBERS="$*"
+}
+
+# How parsers of untrusted text read it: awk PROGRAM runs over FILE
+# with a NUL or any control character but a tab refused and a final CR
+# dropped; PROGRAM may call bad(MESSAGE), which prints "FILE:LINE:
+# MESSAGE" and fails, and name_ok(S), true for a test name (letters,
+# digits, "_" and "-", at most 64).  Its END should start with
+# "if (failed) exit 1".  NAME=VALUE arguments reach it in ENVIRON.
+__RESULTS_STRICT='
+function bad(msg) {
+	printf "%s:%d: %s\n", ENVIRON["RESULTS_FILE"], NR, msg
+	failed = 1
+	exit 1
+}
+function name_ok(s) {
+	return s ~ /^[A-Za-z0-9_-]+$/ && length(s) <= 64
+}
+{ sub(/\r$/, "") }
+/[\001-\010\013-\037\177]/ {
+	bad("control character in the line")
+}
+'
+
+results_strict_awk() {	# file program [name=value...]
+	r_file=$1 r_program=$2
+	shift 2
+	# A NUL would end a line early in some awks: it becomes a control
+	# character, which is refused.
+	tr '\000' '\001' <"$r_file" |
+		env RESULTS_FILE="$r_file" "$@" awk "$__RESULTS_STRICT$r_program"
 }

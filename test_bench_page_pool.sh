@@ -150,20 +150,7 @@ trap 'exit 1' INT TERM HUP
 read_pairs_file() {	# threshold|relation file
 	[ -f "$2" ] && [ -r "$2" ] || usage_error "cannot read $1 file $2"
 	: >"$work/$1s"
-	why=$(tr '\000' '\001' <"$2" |
-	      KIND=$1 FILE=$2 OUT=$work/$1s awk '
-	function bad(msg) {
-		printf "%s:%d: %s\n", ENVIRON["FILE"], NR, msg
-		failed = 1
-		exit 1
-	}
-	function name_ok(s) {
-		return s ~ /^[A-Za-z0-9_-]+$/ && length(s) <= 64
-	}
-	{ sub(/\r$/, "") }
-	/[\001-\010\013-\037\177]/ {
-		bad("control character in the line")
-	}
+	why=$(results_strict_awk "$2" '
 	{ sub(/^[ \t]*#.*$|[ \t]+#.*$/, "") }
 	NF == 0 {
 		next
@@ -200,7 +187,7 @@ read_pairs_file() {	# threshold|relation file
 	}
 	END {
 		exit failed
-	}') || usage_error "$why"
+	}' KIND="$1" OUT="$work/$1s") || usage_error "$why"
 }
 
 # What a results file's cycle fields count, as the instruments differ:

@@ -413,7 +413,7 @@ ktap_test_result "-c FILE FILE: the first load passes, the second fails once" \
 # same KTAP as the host's tools, on a run with a failure and a skip.
 if command -v busybox >/dev/null; then
 	mkdir "$dir/busybox"
-	for tool in sh awk sed grep tr cat wc mktemp rm mkdir cp; do
+	for tool in sh awk sed grep tr cat wc mktemp rm mkdir cp env; do
 		ln -s "$(command -v busybox)" "$dir/busybox/$tool"
 	done
 	lim=$(file limits "tasklet_page_pool01_fast_path 79 # below")

@@ -333,7 +333,22 @@ gate_fails() {
 		[ "$(grep -c '^not ok' /tmp/ksft.out)" = "$tests" ]
 }
 
+# The wrapper's file errors under busybox (no /dev/stderr there): one
+# line naming FILE:LINE, exit 1, nothing loaded.
+bad_thresholds_check() {
+	printf 'lock 1e9x\n' >/tmp/bad.thresholds
+	sh ./test_bench_page_pool.sh -d "$MODDIR" -t /tmp/bad.thresholds \
+		>/tmp/ksft.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/ksft.out
+	[ $rc = 1 ] && [ "$(wc -l </tmp/ksft.out)" = 1 ] &&
+		grep -q ': /tmp/bad.thresholds:1: limit "1e9x" is not a number' \
+			/tmp/ksft.out
+}
+
 if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
+	bad_thresholds_check
+	report $? "kselftest: a bad thresholds line is a usage error naming FILE:LINE"
 	collect_check
 	report $? "kselftest -n 2 -o DIR: two loads kept, every check on each ($GATE_ARGS)"
 	if [ "$CLOCK" = instructions ]; then

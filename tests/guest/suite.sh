@@ -173,6 +173,7 @@ valid_bit() {
 }
 # The first softirq test, the last test, and the first softirq test
 # that returns its pages through the ptr_ring.
+# shellcheck disable=SC2046 # two words: the name and the bit
 set -- $(reference_rows wanted_context run_flags_bit |
 	 awk '$2 == "softirq" { print $1, $3; exit }')
 SOFTIRQ_TEST=${1:-none}
@@ -230,6 +231,7 @@ inverted_relation() {
 }
 
 inverted_relation_check() {
+	# shellcheck disable=SC2046 # two words: B and A
 	set -- $(inverted_relation)
 	[ $# = 2 ] || { echo "#   the reference gives no relation"; return 1; }
 	echo "$1 $2" >/tmp/inverted

@@ -148,6 +148,19 @@ static inline void bench_pp_bind_napi(struct page_pool_params *params,
 }
 #endif
 
+/* page_pool_put_page(, false) finds out by itself that it may recycle
+ * into the lockless cache where page_pool_napi_local() sees the pool's
+ * NAPI polled on this CPU (6.12).  A kernel without page_pool_params.napi
+ * (6.1) cannot have it; one with .napi but without that check is told
+ * at run time, by where the page went.
+ */
+#ifdef BENCH_HAVE_PP_NAPI
+#define BENCH_PP_NAPI_LOCAL_UNSUPPORTED	NULL
+#else
+#define BENCH_PP_NAPI_LOCAL_UNSUPPORTED \
+	"kernel has no page_pool_napi_local() (no page_pool_params.napi)"
+#endif
+
 /* A net device that only carries NAPI instances: 6.10+ allocates it,
  * older kernels initialise one the caller allocated.
  */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User-space unit tests of the pure arithmetic helpers in time_bench.h,
- * which is built as is through the shims in tests/include/linux/.
+ * User-space unit tests of the pure parts of time_bench.h, built as is
+ * through the shims in tests/include/linux/: the arithmetic, the
+ * instrument's classification and the loop driver, which runs its
+ * chunks in a fake context with a fake clock here.
  *
  * The output is KTAP (tests/include/ktap_test.h): "ok N - what" or
  * "not ok N - what" per check, "#" diagnostics, the plan at the end and
@@ -1279,6 +1281,379 @@ static void test_instrument(void)
 	}
 }
 
+/*
+ * The loop driver against a fake context: each chunk's iterations cost
+ * ps_per_iter picoseconds (and cycles_per_ns cycles per ns) on a clock
+ * that only the chunks advance, plus chunk_ns_extra per chunk.  The body
+ * stops short once fail_after iterations ran in all; the context fails
+ * chunk number error_chunk; stop() says yes at call number stop_call.
+ */
+#define FAKE_MAX_CHUNKS	4096
+
+struct fake {
+	u64 now_ns;
+	u64 ps_per_iter;
+	u64 cycles_per_ns;
+	u64 chunk_ns_extra;
+	u64 fail_after;		/* 0: never */
+	u64 ran;		/* iterations, all chunks */
+	u32 error_chunk;	/* 1-based; 0: never */
+	int error;
+	u32 stop_call;		/* 1-based; 0: never */
+	u32 stop_calls;
+	u32 chunks;
+	u64 asked[FAKE_MAX_CHUNKS];
+	bool timed[FAKE_MAX_CHUNKS];
+	int cpu_every;		/* move to the next CPU every N chunks */
+	bool softirq;
+	bool in_context;
+	int before_ret;
+	u32 before_at;		/* chunks run when before_reps was called */
+	u32 after_at;
+	u32 before_calls, after_calls;
+	/* per repetition speeds: chunk index where the speed changes */
+	u64 slow_from_chunk, slow_ps_per_iter;
+};
+
+static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
+{
+	struct fake *f = arg;
+	u64 n = c->loops, ps;
+
+	f->chunks++;
+	if (f->chunks <= FAKE_MAX_CHUNKS) {
+		f->asked[f->chunks - 1] = c->loops;
+		f->timed[f->chunks - 1] = timed;
+	}
+	if (f->error_chunk && f->chunks == f->error_chunk) {
+		c->error = f->error;
+		return;
+	}
+	if (f->fail_after && f->ran + n > f->fail_after)
+		n = f->fail_after - f->ran;
+	ps = f->slow_from_chunk && f->chunks >= f->slow_from_chunk ?
+	     f->slow_ps_per_iter : f->ps_per_iter;
+	c->start.ns = f->now_ns;
+	c->start.cycles = f->now_ns * f->cycles_per_ns;
+	f->now_ns += (u64)((unsigned __int128)n * ps / 1000) +
+		     f->chunk_ns_extra;
+	c->stop.ns = f->now_ns;
+	c->stop.cycles = f->now_ns * f->cycles_per_ns;
+	c->completed = n;
+	f->ran += n;
+	c->cpu = f->cpu_every ? (int)((f->chunks - 1) / f->cpu_every) : 0;
+	c->in_softirq = f->softirq;
+	c->in_context = f->in_context;
+}
+
+static bool fake_stop(void *arg)
+{
+	struct fake *f = arg;
+
+	return ++f->stop_calls == f->stop_call;
+}
+
+static int fake_before(void *arg)
+{
+	struct fake *f = arg;
+
+	f->before_calls++;
+	f->before_at = f->chunks;
+	return f->before_ret;
+}
+
+static void fake_after(void *arg)
+{
+	struct fake *f = arg;
+
+	f->after_calls++;
+	f->after_at = f->chunks;
+}
+
+static const struct time_bench_driver_ops fake_ops = {
+	.run_chunk = fake_run_chunk,
+	.stop = fake_stop,
+	.before_reps = fake_before,
+	.after_reps = fake_after,
+};
+
+#define FAKE_MAX_REPS	16
+#define MS		1000000ULL	/* ns */
+
+struct drive {
+	struct fake f;
+	struct time_bench_driver d;
+	struct time_bench_plan plan;
+	struct time_bench_outcome o;
+	struct time_bench_record recs[FAKE_MAX_REPS];
+	u64 cyc[FAKE_MAX_REPS], ns[FAKE_MAX_REPS], sorted[FAKE_MAX_REPS];
+	enum time_bench_end end;
+};
+
+/* Defaults: 10 ns per iteration, 2 cycles per ns, sized by 200 ms in 5
+ * repetitions, chunks of 10 ms, a warm-up of 1024.
+ */
+static void drive_init(struct drive *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->f.ps_per_iter = 10000;
+	x->f.cycles_per_ns = 2;
+	x->f.in_context = true;
+	x->d.ops = &fake_ops;
+	x->d.arg = &x->f;
+	x->d.chunk_ns = 10 * MS;
+	x->plan.warmup_loops = 1024;
+	x->plan.time_ns = 200 * MS;
+	x->plan.reps = 5;
+	x->plan.min_loops = 1000;
+	x->plan.max_loops = U32_MAX;
+	x->o.recs = x->recs;
+	x->o.cycles_milli = x->cyc;
+	x->o.ns_milli = x->ns;
+	x->o.sorted = x->sorted;
+}
+
+static void drive_run(struct drive *x)
+{
+	x->end = time_bench_drive(&x->d, &x->plan, &x->o);
+}
+
+/* The first chunk: the warm-up, untimed; the next grows 16-fold at most. */
+static void test_drive_warmup(void)
+{
+	struct drive x;
+
+	drive_init(&x);
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE, "drive: a plain run ends well");
+	KTAP_CHECK(x.f.asked[0] == 1024 && !x.f.timed[0],
+		   "drive: the warm-up is one untimed chunk of 1024 (%llu, %s)",
+		   x.f.asked[0], x.f.timed[0] ? "timed" : "untimed");
+	KTAP_CHECK(x.f.asked[1] == 16 * 1024,
+		   "drive: the chunk after it grows 16-fold at most (%llu)",
+		   x.f.asked[1]);
+	KTAP_CHECK(x.f.asked[2] == 16 * 16 * 1024,
+		   "drive: and again (%llu)", x.f.asked[2]);
+	/* 2.8 ms so far: the next chunk aims at 10 ms, and is the last one
+	 * of the calibration, which runs until 10 ms of work are done
+	 */
+	KTAP_CHECK(x.f.asked[3] == 10 * MS / 10 && !x.f.timed[3] &&
+		   x.f.timed[4],
+		   "drive: then a full 10 ms chunk ends the calibration (%llu)",
+		   x.f.asked[3]);
+}
+
+/* Calibration: loops per repetition from its speed, within bounds. */
+static void test_drive_calibration(void)
+{
+	static const struct {
+		u64 ps, time_ns;
+		u32 reps;
+		u64 want;
+		const char *what;
+	} cases[] = {
+		{ 10000, 200 * MS, 5, 4000000, "40 ms at 10 ns" },
+		{ 78060, 200 * MS, 5, 512426, "40 ms at 78.06 ns" },
+		{ 2500, 30 * MS, 3, 4000000, "10 ms at 2.5 ns" },
+		{ 1000000000, 200 * MS, 5, 1000, "at 1 ms: min_loops" },
+		{ 1, 60000 * MS, 1, U32_MAX, "at 1 ps: U32_MAX" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct drive x;
+
+		drive_init(&x);
+		x.f.ps_per_iter = cases[i].ps;
+		x.plan.time_ns = cases[i].time_ns;
+		x.plan.reps = cases[i].reps;
+		drive_run(&x);
+		KTAP_CHECK(x.end == TIME_BENCH_DONE && x.o.loops == cases[i].want,
+			   "drive: calibration sizes %s to %llu loops (%llu)",
+			   cases[i].what, cases[i].want, x.o.loops);
+	}
+}
+
+/* Every repetition runs its loops in chunks of about chunk_ns. */
+static void test_drive_chunks(void)
+{
+	u64 per_chunk = 10 * MS / 10, sum = 0, longest = 0;
+	u32 i, timed = 0, first = 0;
+	struct drive x;
+
+	drive_init(&x);
+	drive_run(&x);
+	for (i = 0; i < x.f.chunks; i++) {
+		if (!x.f.timed[i])
+			continue;
+		if (!timed++)
+			first = i;
+		sum += x.f.asked[i];
+		if (x.f.asked[i] > longest)
+			longest = x.f.asked[i];
+	}
+	KTAP_CHECK(sum == 5 * x.o.loops,
+		   "drive: the timed chunks add up to reps x loops (%llu)",
+		   sum);
+	KTAP_CHECK(longest <= per_chunk,
+		   "drive: no timed chunk longer than 10 ms (%llu <= %llu loops)",
+		   longest, per_chunk);
+	KTAP_CHECK(timed == 5 * 4 && x.o.where.chunks == timed,
+		   "drive: 4 chunks of 10 ms per 40 ms repetition, all noted (%u, %u)",
+		   timed, x.o.where.chunks);
+	KTAP_CHECK(x.f.before_calls == 1 && x.f.before_at == first &&
+		   x.f.after_calls == 1 && x.f.after_at == x.f.chunks,
+		   "drive: before_reps after the calibration (chunk %u of %u), after_reps after the last",
+		   x.f.before_at, first);
+	for (i = 0; i < 5; i++)
+		if (x.recs[i].invocations != x.o.loops ||
+		    x.recs[i].chunks != 4)
+			break;
+	KTAP_CHECK(i == 5, "drive: each repetition's record holds its loops in 4 chunks");
+}
+
+/* A fixed loops count: no calibration, and chunks no larger than it. */
+static void test_drive_fixed_loops(void)
+{
+	struct drive x;
+	u32 i;
+
+	drive_init(&x);
+	x.plan.loops = 20000;
+	x.plan.reps = 3;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE && x.o.loops == 20000,
+		   "drive: loops=20000 is used as is");
+	KTAP_CHECK(x.f.before_at == 1,
+		   "drive: no calibration chunk between warm-up and repetitions (%u)",
+		   x.f.before_at);
+	for (i = 1; i < x.f.chunks; i++)
+		if (!x.f.timed[i] || x.f.asked[i] > 20000)
+			break;
+	KTAP_CHECK(i == x.f.chunks && x.f.asked[1] == 16384 &&
+		   x.f.asked[2] == 20000 - 16384 && x.o.total_invocations == 60000,
+		   "drive: timed chunks within a repetition, 60000 in all (%llu)",
+		   x.o.total_invocations);
+}
+
+/* The summary: per repetition values, the median one, min and max. */
+static void test_drive_summary(void)
+{
+	struct drive x;
+
+	drive_init(&x);
+	x.plan.loops = 100000;
+	x.plan.reps = 3;
+	x.plan.warmup_loops = 100000;
+	/* chunks of 100000 at 10 ns: warm-up, rep 1, rep 2 at 10 ns,
+	 * rep 3 at 12.5 ns; each chunk also pays 1 us of overhead
+	 */
+	x.f.chunk_ns_extra = 1000;
+	x.f.slow_from_chunk = 4;
+	x.f.slow_ps_per_iter = 12500;
+	drive_run(&x);
+	KTAP_CHECK(x.cyc[0] == 20020 && x.cyc[1] == 20020 && x.cyc[2] == 25020,
+		   "drive: cycles per element in thousandths per rep (%llu %llu %llu)",
+		   x.cyc[0], x.cyc[1], x.cyc[2]);
+	KTAP_CHECK(x.ns[2] == 12510 && x.o.ns.max == 12510 &&
+		   x.o.ns.min == 10010,
+		   "drive: ns per element, min and max (%llu %llu %llu)",
+		   x.ns[2], x.o.ns.min, x.o.ns.max);
+	KTAP_CHECK(x.o.median_rep == 0 && x.o.cycles.median == 20020,
+		   "drive: the legacy line shows the first median repetition (%u)",
+		   x.o.median_rep);
+	KTAP_CHECK(x.o.total_invocations == 300000,
+		   "drive: total iterations (%llu)", x.o.total_invocations);
+}
+
+/* Where the chunks ran, and the context name that follows. */
+static void test_drive_where(void)
+{
+	struct time_bench_where w = { 0 };
+	struct drive x;
+
+	drive_init(&x);
+	x.plan.loops = 40000;
+	x.plan.reps = 2;
+	/* chunks 16384, 23616 (rep 1), 40000 (rep 2), each on a CPU of
+	 * its own: the first timed one on CPU 1
+	 */
+	x.f.cpu_every = 1;
+	x.f.softirq = true;
+	drive_run(&x);
+	KTAP_CHECK(x.o.where.chunks == 3 && x.o.where.cpu == 1 &&
+		   x.o.where.cpu_moves == 2 && x.o.where.softirq_chunks == 3,
+		   "drive: the first timed chunk's CPU, and the moves off it (%d, %u of %u)",
+		   x.o.where.cpu, x.o.where.cpu_moves, x.o.where.chunks);
+	KTAP_CHECK(!strcmp(time_bench_where_name(&x.o.where, "napi"), "napi"),
+		   "where: all chunks in the context: its name");
+	w.chunks = 4;
+	w.softirq_chunks = 4;
+	w.context_chunks = 3;
+	KTAP_CHECK(!strcmp(time_bench_where_name(&w, "napi"), "softirq"),
+		   "where: all in softirq, not all in the context: softirq");
+	w.softirq_chunks = 0;
+	w.context_chunks = 0;
+	KTAP_CHECK(!strcmp(time_bench_where_name(&w, "softirq"), "process"),
+		   "where: none in softirq: process");
+	w.softirq_chunks = 2;
+	KTAP_CHECK(!strcmp(time_bench_where_name(&w, "softirq"), "mixed"),
+		   "where: some in softirq: mixed");
+}
+
+/* How runs end early, and what the driver says about it. */
+static void test_drive_ends(void)
+{
+	struct drive x;
+
+	drive_init(&x);
+	x.f.fail_after = 100;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_SHORT && x.d.phase == TIME_BENCH_WARMUP,
+		   "drive: a body short in the warm-up: short, warming up");
+
+	drive_init(&x);
+	x.f.fail_after = 1024 + 16384 + 5000;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_SHORT &&
+		   x.d.phase == TIME_BENCH_CALIBRATION &&
+		   x.d.short_after == 16384 + 5000 && !x.f.before_calls,
+		   "drive: short in the calibration, after 21384 iterations (%llu)",
+		   x.d.short_after);
+
+	drive_init(&x);
+	x.plan.loops = 50000;
+	x.f.fail_after = 1024 + 2 * 50000 + 123;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_SHORT &&
+		   x.d.phase == TIME_BENCH_REPETITIONS &&
+		   x.d.short_after == 123 && !x.f.after_calls,
+		   "drive: short in the third repetition, after 123 iterations (%llu), no after_reps",
+		   x.d.short_after);
+
+	drive_init(&x);
+	x.f.error_chunk = 3;
+	x.f.error = -110;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_FAILED && x.d.error == -110 &&
+		   x.f.chunks == 3,
+		   "drive: a chunk the context failed ends the run with its error");
+
+	drive_init(&x);
+	x.f.stop_call = 4;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_STOPPED && x.f.chunks == 4,
+		   "drive: stop() ends the run before the next chunk (%u chunks)",
+		   x.f.chunks);
+
+	drive_init(&x);
+	x.f.before_ret = -19;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_FAILED && x.d.error == -19 &&
+		   x.f.chunks == x.f.before_at && !x.f.after_calls,
+		   "drive: before_reps failing ends the run before any timed chunk");
+}
+
 int main(void)
 {
 	ktap_rand_seed(RAND_SEED);
@@ -1306,6 +1681,13 @@ int main(void)
 	test_random_summarize(3000);
 	test_random_summarize_scaled(1000);
 	test_instrument();
+	test_drive_warmup();
+	test_drive_calibration();
+	test_drive_chunks();
+	test_drive_fixed_loops();
+	test_drive_summary();
+	test_drive_where();
+	test_drive_ends();
 
 	return ktap_finish();
 }

@@ -31,4 +31,10 @@ typedef s64 __s64;
 #define S32_MAX		((s32)(U32_MAX >> 1))
 #define S64_MAX		((s64)(U64_MAX >> 1))
 
+/* From the kernel's <linux/compiler_attributes.h>, always there */
+#ifndef __printf
+#define __printf(a, b)	__attribute__((					\
+	__format__(__printf__, a, b)))
+#endif
+
 #endif /* _LINUX_TYPES_H */

@@ -3,6 +3,9 @@
 # Guest payload of "make check": runs in a throw-away guest as root,
 # from /bench, with the modules in /lib/modules/$(uname -r)/extra.
 # Prints KTAP, one line per check, and exits 1 if any failed.
+# It names no test: a first load of every test (the reference) says
+# which tests there are and what each must do, and the checks below take
+# their tests from it, so a new test needs no edit here.
 # /bench/suite.conf may set LONG_SECONDS (run loops=4294967295 that long
 # and kill it), LEAK_RUNS (load/unload cycles of the leak check) and
 # LEAK_ARGS (their parameters),
@@ -37,6 +40,7 @@ if [ "$DEBUG" = 1 ] && [ -w $KMEMLEAK ]; then
 fi
 
 . ./ktap_lib.sh
+. ./results_lib.sh
 ktap_print_header
 
 report() {	# status description
@@ -94,16 +98,14 @@ fail_alloc_runs() {
 	echo 0 >$FAIL_PAGE_ALLOC/verbose
 	modprobe $MODULE loops=20000 && rmmod $MODULE
 	before=$(free_pages)
-	# Each iteration of the slow tests allocates a page: they must
-	# fail.  The others allocate while warming up, or when a batch or a
-	# queue runs dry: they succeed or fail with the line.
-	for tests in no-softirq-page_pool03 tasklet_page_pool03_slow \
-		     tasklet_page_pool06_dma_slow \
-		     no-softirq-page_pool01,no-softirq-page_pool02 \
-		     tasklet_page_pool01_fast_path,tasklet_page_pool02_ptr_ring \
-		     tasklet_page_pool04_dma_fast_path,tasklet_page_pool05_dma_ptr_ring \
-		     tasklet_page_pool07_frag,tasklet_page_pool08_bulk \
-		     "napi_*" "cross_cpu_*"; do
+	# One test a load, each test of the page_pool: a load that fails
+	# leaves the tests after it in the same load untried.  Tests whose
+	# pages come from the page allocator in each iteration must fail;
+	# the others allocate while warming up, or when a batch or a queue
+	# runs dry: they succeed or fail with the line.
+	reference_rows expect_path >/tmp/fail_alloc.tests
+	while read -r tests path; do
+		[ "$path" = - ] && continue
 		mark="fail-alloc-check $tests"
 		echo "$mark" >/dev/kmsg
 		echo 5 >$FAIL_PAGE_ALLOC/probability
@@ -112,9 +114,9 @@ fail_alloc_runs() {
 		echo 0 >$FAIL_PAGE_ALLOC/probability
 		line=$(dmesg | sed -n "/$mark/,\$p" |
 		       grep "$MODULE: .*page allocation failed")
-		echo "#   tests=$tests with 5% of page allocations failing: modprobe exit $rc; dmesg: ${line#*] }"
-		case $tests in
-		*_slow | *page_pool03)
+		echo "#   tests=$tests (expect_path=$path) with 5% of page allocations failing: modprobe exit $rc; dmesg: ${line#*] }"
+		case $path in
+		allocator)
 			! loaded && [ $rc != 0 ] && [ -n "$line" ] ;;
 		*)
 			{ loaded && [ $rc = 0 ]; } ||
@@ -122,7 +124,7 @@ fail_alloc_runs() {
 		esac
 		report $? "tests=$tests under fail_page_alloc ends cleanly"
 		loaded && rmmod $MODULE
-	done
+	done </tmp/fail_alloc.tests
 	after=$(free_pages)
 	# busybox modprobe retries a failed finit_module() with
 	# init_module(): up to eight loads.
@@ -134,32 +136,235 @@ fail_alloc_runs() {
 modprobe time_bench
 report $? "time_bench loads (modprobe resolves the dependency)"
 
+# The reference: one load of every test, loops=1000.
+REFERENCE=/tmp/reference.results
+reference_load() {
+	modprobe $MODULE loops=1000 || return 1
+	cat /sys/kernel/debug/$MODULE/results >$REFERENCE
+	rmmod $MODULE
+	why=$(results_check $REFERENCE) || { echo "#   $why"; return 1; }
+	[ -n "$(results_tests $REFERENCE)" ]
+}
+
+# Per test of the reference that ran: its name and the fields asked,
+# "?" for one it lacks.
+reference_rows() {	# field...
+	for t in $(results_tests $REFERENCE); do
+		results_ran $REFERENCE "$t" || continue
+		printf '%s' "$t"
+		results_fields $REFERENCE "$t" "$@" |
+			while IFS= read -r v; do printf ' %s' "${v:-?}"; done
+		echo
+	done
+}
+
+reference_load
+report $? "a reference load of every test (loops=1000), which the checks below take their tests from"
+CLOCK=$(results_header $REFERENCE clock)
+CLOCK=${CLOCK:-cycles}
+ACCEL=$(results_header $REFERENCE accel)
+echo "#   reference: $(results_tests $REFERENCE | wc -l) tests selected, $(reference_rows | wc -l) ran; clock: $CLOCK, accel: ${ACCEL:-unknown}"
+# run_flags is a u32: a test's bit is below 32.
+valid_bit() {
+	case $1 in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+	[ "$1" -lt 32 ]
+}
+# The first softirq test, the last test, and the first softirq test
+# that returns its pages through the ptr_ring.
+# shellcheck disable=SC2046 # two words: the name and the bit
+set -- $(reference_rows wanted_context run_flags_bit |
+	 awk '$2 == "softirq" { print $1, $3; exit }')
+SOFTIRQ_TEST=${1:-none}
+SOFTIRQ_FLAGS=0
+valid_bit "${2:-}" && SOFTIRQ_FLAGS=$(printf '0x%x' $((1 << $2)))
+LAST_TEST=$(reference_rows | tail -n 1)
+RING_TEST=$(reference_rows wanted_context expect_path |
+	    awk '$2 == "softirq" && $3 == "ring" { print $1; exit }')
+# The run_flags bits of the tests that run on one CPU (no cpu: lines).
+ONE_CPU_FLAGS=0
+for t in $(reference_rows); do
+	[ -n "$(results_cpu_field $REFERENCE "$t" role)" ] && continue
+	bit=$(results_field $REFERENCE "$t" run_flags_bit)
+	valid_bit "$bit" && ONE_CPU_FLAGS=$((ONE_CPU_FLAGS | (1 << bit)))
+done
+ONE_CPU_FLAGS=$(printf '0x%x' $ONE_CPU_FLAGS)
+
 kselftest "kselftest, default parameters (sized by time_ms)"
 # Under KASAN and lockdep a fixed loops is minutes: the debug kernel
 # runs the time-sized load above, and the install's run below.
 if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
 	kselftest "kselftest, explicit loops=20000" loops=20000
-	kselftest "kselftest, tests by name: tests=legacy,napi*,tasklet_page_pool08_bulk" \
-		loops=20000 "tests=legacy,napi*,tasklet_page_pool08_bulk" bulk=4
+	kselftest "kselftest, tests by name: tests=legacy,napi*,$LAST_TEST" \
+		loops=20000 "tests=legacy,napi*,$LAST_TEST" bulk=4
 fi
 [ "$QUICK" = 0 ] &&
-	kselftest "kselftest, one softirq test alone: run_flags=0x10" \
-		loops=100000 run_flags=0x10
+	kselftest "kselftest, one softirq test alone: run_flags=$SOFTIRQ_FLAGS ($SOFTIRQ_TEST)" \
+		loops=100000 run_flags=$SOFTIRQ_FLAGS
 
-# The relation check must be able to fail: "slow path cheaper than fast
-# path" fails, and only after a second load re-measured it.
-if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
-	echo "tasklet_page_pool03_slow tasklet_page_pool01_fast_path" \
-		>/tmp/inverted
+# The relation check must be able to fail.  The relation of the
+# reference with the widest gap, inverted ("B cheaper than A"), must
+# fail: at once on instruction counts, which do not move; on a CPU's
+# cycles only after a load of its own re-measured it.  On emulated
+# cycles the wrapper checks no relation and must say why.
+inverted_relation() {
+	reference_rows cycles_min cheaper_than | awk '
+	{ min[$1] = $2; cheaper[$1] = $3; order[NR] = $1 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			a = order[i]
+			n = split(cheaper[a], dearer, ",")
+			for (j = 1; j <= n; j++) {
+				b = dearer[j]
+				if (!(b in min) || min[a] <= 0)
+					continue
+				if (min[b] / min[a] > widest) {
+					widest = min[b] / min[a]
+					pair = b " " a
+				}
+			}
+		}
+		if (pair != "")
+			print pair
+	}'
+}
+
+inverted_relation_check() {
+	# shellcheck disable=SC2046 # two words: B and A
+	set -- $(inverted_relation)
+	[ $# = 2 ] || { echo "#   the reference gives no relation"; return 1; }
+	echo "$1 $2" >/tmp/inverted
 	sh ./test_bench_page_pool.sh -d "$MODDIR" -r /tmp/inverted \
-		loops=20000 tests=tasklet_page_pool01_fast_path,tasklet_page_pool03_slow \
+		loops=20000 "tests=$1,$2" >/tmp/ksft.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/ksft.out
+	failed=$(grep -c '^not ok' /tmp/ksft.out)
+	case $CLOCK/$ACCEL in
+	instructions/*)
+		[ $rc = 1 ] && [ "$failed" = 1 ] &&
+			grep -Eq "^not ok [0-9]+ $1 cheaper than $2 \(min [0-9.]+ < [0-9.]+ instructions\)\$" \
+				/tmp/ksft.out ;;
+	cycles/tcg)
+		[ $rc = 0 ] && [ "$failed" = 0 ] &&
+			grep -Eq "^ok [0-9]+ $1 cheaper than $2 \(min [0-9.]+, [0-9.]+ cycles\) # SKIP emulated cycles do not rank paths \(clock: cycles, accel: tcg\)\$" \
+				/tmp/ksft.out ;;
+	*)
+		[ $rc = 1 ] && [ "$failed" = 1 ] &&
+			grep -Eq "^not ok [0-9]+ $1 cheaper than $2 \(min [0-9.]+ < [0-9.]+ cycles; re-measured over 5 reps: [0-9.]+ < [0-9.]+\)\$" \
+				/tmp/ksft.out ;;
+	esac
+}
+
+if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
+	case $CLOCK/$ACCEL in
+	instructions/*) what="fails at once on instruction counts" ;;
+	cycles/tcg) what="is skipped on emulated cycles, with the reason" ;;
+	*) what="fails after re-measuring it" ;;
+	esac
+	inverted_relation_check
+	report $? "kselftest: an inverted relation of the reference $what"
+fi
+
+# A test box collects loads: -n 2 -o DIR keeps both results files and
+# checks each load; the regression gate passes on an earlier load of
+# the same kernel and fails on a baseline made cheaper.  Instruction
+# counts (QEMU -icount) make a tight gate possible: measured in one
+# Debian 6.12 guest, 5 loads of every test with loops=20000 reps=5, the
+# cheapest repetition of a test moved by at most 0.14% from load to
+# load; GATE_PCT is 14 times that, and the cheaper baseline (every
+# cycles_min divided by 1.1, a rise of 10%) is 5 times GATE_PCT.  A
+# 3-instruction change of the 79-instruction fast path (+3.8%) still
+# fails it.  Emulated cycles move up to 2.5x from load to load
+# (DESIGN.md): no tight gate holds there, and it is skipped.  The loads
+# run the tests of one CPU: under -icount the vCPUs take turns, and the
+# cross-CPU test took 10 of the 12.5 s of guest time of such a load.
+GATE_ARGS="loops=20000 reps=5 run_flags=$ONE_CPU_FLAGS"
+GATE_PCT=2
+LOADS=/tmp/loads
+
+ksft_gate() {	# wrapper-args...: runs the wrapper, keeps its output
+	# shellcheck disable=SC2086
+	sh ./test_bench_page_pool.sh -d "$MODDIR" "$@" $GATE_ARGS \
 		>/tmp/ksft.out 2>&1
 	rc=$?
 	sed 's/^/#   /' /tmp/ksft.out
-	[ $rc = 1 ] && [ "$(grep -c '^not ok' /tmp/ksft.out)" = 1 ] &&
-		grep -Eq '^not ok [0-9]+ tasklet_page_pool03_slow cheaper than tasklet_page_pool01_fast_path \(min [0-9.]+ < [0-9.]+ cycles; re-measured over 5 reps: [0-9.]+ < [0-9.]+\)$' \
+	return $rc
+}
+
+collect_check() {
+	rm -rf $LOADS
+	ksft_gate -n 2 -o $LOADS || return 1
+	plan=$(sed -n 's/^1\.\.//p' /tmp/ksft.out)
+	one=$(grep -c '^ok [0-9]* load 1 of 2: ' /tmp/ksft.out)
+	two=$(grep -c '^ok [0-9]* load 2 of 2: ' /tmp/ksft.out)
+	echo "#   plan $plan: $one checks of load 1 and $two of load 2 passed, then the kernel log's"
+	[ "$one" -gt 1 ] && [ "$one" = "$two" ] &&
+		[ "$plan" = $((one + two + 1)) ] &&
+		results_check $LOADS/load-01.results &&
+		results_check $LOADS/load-02.results &&
+		[ -s $LOADS/load-02.dmesg ] && [ ! -e $LOADS/load-03.results ]
+}
+
+gated() {	# ok|"not ok": the gate's lines that say so
+	grep -c "^$1 [0-9]* [^ ]* cycles_min within +$GATE_PCT% of the baseline" \
+		/tmp/ksft.out
+}
+
+gate_passes() {
+	ksft_gate -b $LOADS/load-01.results -p $GATE_PCT || return 1
+	tests=$(grep -c '^test: ' $LOADS/load-01.results)
+	echo "#   $(gated ok) of $tests tests within +$GATE_PCT% of load 1"
+	[ "$(gated ok)" = "$tests" ]
+}
+
+# Load 2 against load 1 made cheaper, checked as saved results (-c).
+gate_fails() {
+	awk '$1 == "test:" {
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^cycles_min=/)
+				$i = sprintf("cycles_min=%.2f", substr($i, 12) / 1.1)
+	} 1' $LOADS/load-01.results >/tmp/cheaper.results
+	sh ./test_bench_page_pool.sh -c -b /tmp/cheaper.results -p $GATE_PCT \
+		$LOADS/load-02.results >/tmp/ksft.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/ksft.out
+	tests=$(grep -c '^test: ' /tmp/cheaper.results)
+	echo "#   $(gated "not ok") of $tests tests above +$GATE_PCT% of a baseline 10% cheaper"
+	[ $rc = 1 ] && [ "$(gated "not ok")" = "$tests" ] &&
+		[ "$(grep -c '^not ok' /tmp/ksft.out)" = "$tests" ]
+}
+
+# The wrapper's file errors under busybox (no /dev/stderr there): one
+# line naming FILE:LINE, exit 1, nothing loaded.
+bad_thresholds_check() {
+	printf 'lock 1e9x\n' >/tmp/bad.thresholds
+	sh ./test_bench_page_pool.sh -d "$MODDIR" -t /tmp/bad.thresholds \
+		>/tmp/ksft.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/ksft.out
+	[ $rc = 1 ] && [ "$(wc -l </tmp/ksft.out)" = 1 ] &&
+		grep -q ': /tmp/bad.thresholds:1: limit "1e9x" is not a number' \
 			/tmp/ksft.out
-	report $? "kselftest fails an inverted relation after re-measuring it"
+}
+
+if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
+	bad_thresholds_check
+	report $? "kselftest: a bad thresholds line is a usage error naming FILE:LINE"
+	collect_check
+	report $? "kselftest -n 2 -o DIR: two loads kept, every check on each ($GATE_ARGS)"
+	if [ "$CLOCK" = instructions ]; then
+		gate_passes
+		report $? "kselftest -b -p $GATE_PCT: an earlier load of the same kernel passes the gate"
+		gate_fails
+		report $? "kselftest -c -b -p $GATE_PCT: a baseline 10% cheaper fails every test of load 2"
+	else
+		for what in "-b -p $GATE_PCT: an earlier load of the same kernel passes the gate" \
+			    "-c -b -p $GATE_PCT: a baseline 10% cheaper fails every test of load 2"; do
+			ktap_test_skip "kselftest $what" \
+				"a tight gate needs instruction counts (QEMU -icount), this is clock: $CLOCK"
+		done
+	fi
 fi
 
 if [ "$QUICK" = 0 ]; then
@@ -214,11 +419,10 @@ fi
 # load has its own offset, which no repetition removes.  Interleaving
 # keeps slow drift, common to all groups, out of the comparison.
 # Measured variance ratios: 0.02 to 0.17.
-spread_check() {
-	modprobe $MODULE run_flags=0x20 loops=5000 reps=90 || return 1
-	awk '$1 == "test:" { for (i = 2; i <= NF; i++)
-		if (sub(/^cycles_samples=/, "", $i)) print $i }' \
-		/sys/kernel/debug/$MODULE/results | tr ',' '\n' >/tmp/samples
+spread_check() {	# test
+	modprobe $MODULE "tests=$1" loops=5000 reps=90 || return 1
+	results_field /sys/kernel/debug/$MODULE/results "$1" cycles_samples |
+		tr ',' '\n' >/tmp/samples
 	rmmod $MODULE
 	awk '
 	function variance(a, n,   i, s, q, m) {
@@ -246,23 +450,23 @@ spread_check() {
 			med[g] = median9(g)
 		one = variance(x, 90)
 		nine = variance(med, 10)
-		printf "#   ptr_ring cycles/elem variance: single reps %.2f, medians of 9 %.2f\n", one, nine
+		printf "#   %s per element, variance: single reps %.4f, medians of 9 %.4f\n", ENVIRON["UNIT"], one, nine
 		exit !(nine < one)
 	}' /tmp/samples
 }
 
 if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ]; then
-	spread_check
-	report $? "the median of 9 repetitions spreads less than one repetition"
+	UNIT=$CLOCK spread_check "$RING_TEST"
+	report $? "the median of 9 repetitions spreads less than one repetition ($RING_TEST)"
 fi
 
-# DMA API debugging (debug kernel): the DMA tests leave nothing mapped
-# on the module's device once their pools are gone, and no error.
+# DMA API debugging (debug kernel): the DMA tests, among all the tests,
+# leave nothing mapped on the module's device once their pools are
+# gone, and no error.
 DMA_API=/sys/kernel/debug/dma-api
 if [ -r $DMA_API/dump ]; then
 	errors_before=$(cat $DMA_API/error_count)
-	modprobe $MODULE loops=20000 \
-		tests=tasklet_page_pool04_dma_fast_path,tasklet_page_pool05_dma_ptr_ring,tasklet_page_pool06_dma_slow
+	modprobe $MODULE loops=1000
 	rc=$?
 	mapped=$(grep -c "$MODULE" $DMA_API/dump)
 	loaded && rmmod $MODULE
@@ -293,7 +497,7 @@ if [ -x /bench/kselftest/run_kselftest.sh ]; then
 	# The runner keeps the wrapper's own output to itself: ask it
 	# directly which modules it loaded.
 	sh $KSFT_DIR/test_bench_page_pool.sh loops=1000 \
-		tests=tasklet_page_pool01_fast_path >/tmp/ksft.out 2>&1
+		"tests=$SOFTIRQ_TEST" >/tmp/ksft.out 2>&1
 	rc=$?
 	sed 's/^/#   /' /tmp/ksft.out
 	[ $rc = 0 ] &&
@@ -327,7 +531,7 @@ if [ "$PERF" = 1 ] && [ "$QUICK" = 0 ] && command -v perf >/dev/null; then
 	# The documented profiling recipe: one softirq test, recorded through
 	# modprobe; its samples must show the loop inside the tasklet.
 	perf record -q -e cpu-clock -g -o /tmp/perf.data \
-		modprobe $MODULE loops=2000000 run_flags=0x10 >/dev/null 2>&1
+		modprobe $MODULE loops=2000000 run_flags=$SOFTIRQ_FLAGS >/dev/null 2>&1
 	rc=$?
 	perf report -q -i /tmp/perf.data --stdio --no-children --sort sym \
 		>/tmp/perf.txt 2>&1
@@ -335,7 +539,7 @@ if [ "$PERF" = 1 ] && [ "$QUICK" = 0 ] && command -v perf >/dev/null; then
 	echo "#   perf record exit $rc; hottest: $top"
 	[ $rc = 0 ] && grep -q 'bench_pp_fast_path' /tmp/perf.txt &&
 		grep -q 'tasklet_action' /tmp/perf.txt
-	report $? "perf record -g modprobe ... run_flags=0x10 samples the loop in the tasklet"
+	report $? "perf record -g modprobe ... run_flags=$SOFTIRQ_FLAGS samples the loop in the tasklet"
 	loaded && rmmod $MODULE
 fi
 
@@ -345,7 +549,7 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 	# must end the load.
 	mark="long-run-check"
 	echo "$mark" >/dev/kmsg
-	modprobe $MODULE loops=4294967295 run_flags=0x70 &
+	modprobe $MODULE loops=4294967295 run_flags=$SOFTIRQ_FLAGS &
 	pid=$!
 	sleep "$LONG_SECONDS"
 	kill -9 $pid
@@ -370,16 +574,23 @@ if [ "$DEBUG" = 0 ]; then
 
 	# Without a PMU (emulation has none) the module says so once, marks
 	# every test and carries on; with one, every test has its counts.
-	pmu=$(sed -n 's/^pmu: //p' $results)
+	pmu=$(results_header $results pmu)
 	said=$(dmesg | sed -n '/pmu-check/,$p' | grep -c 'PMU counters unavailable')
-	tests=$(grep -c '^test: ' $results)
-	echo "#   pmu: $pmu; said unavailable $said time(s)"
+	tests=0 marked=0 counted=0
+	for t in $(results_tests $results); do
+		results_ran $results "$t" || continue
+		tests=$((tests + 1))
+		results_fields $results "$t" pmu ipc >/tmp/pmu.fields
+		{ read -r mark; read -r ipc; } </tmp/pmu.fields
+		[ "$mark" = - ] && marked=$((marked + 1))
+		[ -n "$ipc" ] && counted=$((counted + 1))
+	done
+	echo "#   pmu: $pmu; said unavailable $said time(s); of $tests tests $marked marked pmu=-, $counted with ipc="
 	case $pmu in
 	unavailable*)
-		[ "$said" = 1 ] && [ "$(grep -c ' pmu=- ' $results)" = "$tests" ] ;;
+		[ "$said" = 1 ] && [ "$marked" = "$tests" ] ;;
 	*)
-		[ "$said" = 0 ] &&
-			[ "$(grep -c ' ipc=' $results)" = "$tests" ] ;;
+		[ "$said" = 0 ] && [ "$counted" = "$tests" ] ;;
 	esac
 	report $? "PMU counts, or one clear line that there are none"
 

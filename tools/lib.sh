@@ -2,15 +2,17 @@
 # Shared helpers of the host tools; sourced, not run.  POSIX sh.
 
 BENCH_TOP=$(cd "$(dirname "$0")/.." && pwd)
-# Root, or whoever may write there, shares /var/cache; other users keep
-# a cache of their own.
+# As README.rst says: root caches in /var/cache, every other user in
+# ~/.cache; BENCH_CACHE overrides both.
 if [ -z "${BENCH_CACHE:-}" ]; then
-	BENCH_CACHE=/var/cache/bench_page_pool
-	if [ "$(id -u)" != 0 ] && ! mkdir -p "$BENCH_CACHE" 2>/dev/null ||
-	   [ ! -w "$BENCH_CACHE" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		BENCH_CACHE=/var/cache/bench_page_pool
+	else
 		BENCH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/bench_page_pool
 	fi
 fi
+nl='
+'
 
 say() {
 	printf '%s\n' "$*" >&2

@@ -290,9 +290,7 @@ debug_kernel() {
 # The kselftest framework's build and install of the project copied into
 # the debug kernel's tree, as tools/testing/selftests/net/bench_page_pool.
 kselftest_install() {
-	ksft=$SRC/tools/testing/selftests/net/bench_page_pool
-	# shellcheck disable=SC2086
-	copy_files "$ksft" $BENCH_KSELFTEST_FILES || return 1
+	# debug-kernel.sh put the project into the tree (copy_to_tree)
 	KSFT_INSTALL=$LOGDIR/kselftest
 	rm -rf "$KSFT_INSTALL"
 	make -C "$SRC/tools/testing/selftests" O="$KDIR" \
@@ -302,12 +300,7 @@ kselftest_install() {
 		>>"$LOGDIR/kselftest-build.log" 2>&1 ||
 		{ tail -n 30 "$LOGDIR/kselftest-build.log" >&2; return 1; }
 	for f in run_kselftest.sh kselftest-list.txt \
-		 net/bench_page_pool/test_bench_page_pool.sh \
-		 net/bench_page_pool/ktap_lib.sh \
-		 net/bench_page_pool/splat_patterns \
-		 net/bench_page_pool/config net/bench_page_pool/settings \
-		 net/bench_page_pool/time_bench.ko \
-		 net/bench_page_pool/bench_page_pool_simple.ko; do
+		 $(project_files installed | sed 's|^|net/bench_page_pool/|'); do
 		[ -f "$KSFT_INSTALL/$f" ] || { say "not installed: $f"; return 1; }
 	done
 	# built against the debug kernel, not the host's
@@ -330,9 +323,9 @@ cd "$BENCH_TOP" || exit 1
 start=$(date +%s)
 ktap_print_header
 
+# shellcheck disable=SC2046
 step "checkpatch --strict on the sources" checkpatch \
-	time_bench.c time_bench.h bench_page_pool_simple.c \
-	bench_page_pool_compat.h Kconfig Makefile tests/time_bench_test.c \
+	$(project_files module) tests/time_bench_test.c \
 	tests/include/ktap_test.h \
 	tests/include/linux/types.h tests/include/linux/math64.h \
 	tools/compare/*.c tools/compare/*.h tools/compare/tests/compare_test.c

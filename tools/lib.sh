@@ -23,6 +23,66 @@ die() {
 	exit 1
 }
 
+# Whatever ends a script, it leaves no child and no temporary path
+# behind: the EXIT trap cleans up after a normal end, and since dash runs
+# no EXIT trap on a signal, each signal has a trap of its own.  A long
+# child runs through run_child, in the background and waited for: a trap
+# runs only once the foreground command ends, but it interrupts a wait.
+bench_child=
+bench_temps=
+
+bench_cleanup() {
+	if [ -n "$bench_child" ]; then
+		kill -TERM "$bench_child" 2>/dev/null
+		wait "$bench_child" 2>/dev/null
+		bench_child=
+	fi
+	IFS=$nl
+	for b_tmp in $bench_temps; do
+		rm -rf "$b_tmp"
+	done
+	unset IFS
+	bench_temps=
+}
+
+bench_signal() {	# exit-status
+	trap '' HUP INT TERM
+	bench_cleanup
+	trap - EXIT
+	exit "$1"
+}
+
+trap bench_cleanup EXIT
+trap 'bench_signal 129' HUP
+trap 'bench_signal 130' INT
+trap 'bench_signal 143' TERM
+
+# Runs a command as the script's child: the traps above stop it (SIGTERM)
+# and wait for it.  Returns its exit status.
+run_child() {	# command...
+	"$@" &
+	bench_child=$!
+	wait "$bench_child"
+	r_rc=$?
+	bench_child=
+	return $r_rc
+}
+
+# Creates a temporary folder, removed when the script ends, and stores
+# its path in the variable named.
+temp_dir() {	# variable
+	t_dir=$(mktemp -d "${TMPDIR:-/tmp}/bench_page_pool.XXXXXX") ||
+		die "cannot create a temporary folder in ${TMPDIR:-/tmp}"
+	bench_temps="$bench_temps$t_dir$nl"
+	eval "$1=\$t_dir"
+}
+
+# Quotes a word for sh: what it says reaches a payload as data, never as
+# code.
+sh_quote() {	# word
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
 # Installs the Debian packages named that are not installed yet.
 need_packages() {
 	missing=
@@ -92,7 +152,7 @@ unpack_packages() {	# dir package...
 	say "fetching and unpacking into $u_dir:$(printf ' %s' "$@")"
 	rm -rf "$u_dir"
 	mkdir -p "$u_dir"
-	u_tmp=$(mktemp -d) || die "mktemp failed"
+	temp_dir u_tmp
 	# As root, apt downloads as _apt, who cannot write to a private
 	# folder: download as root there instead.
 	u_sandbox=
@@ -177,33 +237,75 @@ select_kernel() {
 	esac
 }
 
-# What a kernel tree needs of the project: to build the modules (in tree
-# or not), and to run them as a kselftest.
-BENCH_MODULE_FILES="Makefile Kconfig time_bench.c time_bench.h
-	bench_page_pool_simple.c bench_page_pool_compat.h"
-BENCH_KSELFTEST_FILES="$BENCH_MODULE_FILES test_bench_page_pool.sh
-	ktap_lib.sh config settings splat_patterns"
+# The project's files, one name a line: "module" (what a kernel tree
+# needs to build the modules) or "kselftest" (that, and the kselftest).
+# The Makefile holds the lists.
+project_files() {	# module|kselftest
+	make -s --no-print-directory -C "$BENCH_TOP" print-files FILES="$1"
+}
 
-# Copies project files into DIR, leaving unchanged ones alone so that
-# make rebuilds only what changed.
-copy_files() {	# dir file...
+# Copies the project's files of a list into DIR, leaving unchanged ones
+# alone so that make rebuilds only what changed.
+copy_files() {	# dir module|kselftest
 	c_dir=$1
-	shift
+	c_list=$(project_files "$2") && [ -n "$c_list" ] ||
+		die "cannot get the list of $2 files from $BENCH_TOP/Makefile"
 	mkdir -p "$c_dir" || die "cannot create $c_dir"
-	for c_f in "$@"; do
+	for c_f in $c_list; do
 		cmp -s "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
 			cp "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
 			die "cannot copy $c_f to $c_dir"
 	done
 }
 
+# Puts the project into a Linux source tree: the modules as
+# lib/bench_page_pool, with the line lib/Kconfig.debug and the line
+# lib/Makefile need (added once), and the kselftest as
+# tools/testing/selftests/net/bench_page_pool.
+copy_to_tree() {	# tree
+	[ -f "$1/lib/Kconfig.debug" ] && [ -f "$1/lib/Makefile" ] &&
+		[ -d "$1/tools/testing/selftests/net" ] ||
+		die "$1: not a Linux source tree (no lib/Kconfig.debug, lib/Makefile or tools/testing/selftests/net)"
+	copy_files "$1/lib/bench_page_pool" module
+	grep -qF 'source "lib/bench_page_pool/Kconfig"' "$1/lib/Kconfig.debug" ||
+		echo 'source "lib/bench_page_pool/Kconfig"' >>"$1/lib/Kconfig.debug" ||
+		die "cannot extend $1/lib/Kconfig.debug"
+	grep -qF 'obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool/' \
+		"$1/lib/Makefile" ||
+		echo 'obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool/' \
+			>>"$1/lib/Makefile" || die "cannot extend $1/lib/Makefile"
+	copy_files "$1/tools/testing/selftests/net/bench_page_pool" kselftest
+}
+
+# kbuild takes a path (M=, a kernel tree) only as one word without ':'
+# or '%'.
+kbuild_path() {	# path
+	case $1 in
+	*[[:space:]:%]*) return 1 ;;
+	esac
+}
+
+# Where the modules of a build (a kernel release, a side of make ab) are
+# built: build/NAME of the checkout, or, when kbuild cannot take the
+# checkout's path, a folder of the cache named after it.
+module_build_dir() {	# name
+	if kbuild_path "$BENCH_TOP"; then
+		echo "$BENCH_TOP/build/$1"
+		return
+	fi
+	kbuild_path "$BENCH_CACHE" ||
+		die "kbuild cannot build in $BENCH_TOP nor in BENCH_CACHE=$BENCH_CACHE (spaces, ':' or '%'); set BENCH_CACHE to a path without them"
+	echo "$BENCH_CACHE/build/$(printf '%s' "$BENCH_TOP" | md5sum | cut -c1-12)/$1"
+}
+
 # Builds the modules for KDIR in a build directory of their own (the
-# first argument, default build/RELEASE), so that builds for several
-# kernels do not overwrite each other.  Prints the directory.
+# first argument, default: that of the kernel release), so that builds
+# for several kernels do not overwrite each other.  Prints the directory.
 build_modules() {
-	out=${1:-$BENCH_TOP/build/$KERNEL_RELEASE}
-	# shellcheck disable=SC2086
-	copy_files "$out" $BENCH_MODULE_FILES
+	out=${1:-$(module_build_dir "$KERNEL_RELEASE")} || exit 1
+	kbuild_path "$KDIR" ||
+		die "KDIR=$KDIR: kbuild cannot use a kernel tree whose path has spaces, ':' or '%'"
+	copy_files "$out" module
 	make -s -C "$out" KDIR="$KDIR" modules >&2 ||
 		die "module build against $KDIR failed"
 	echo "$out"

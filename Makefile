@@ -118,6 +118,10 @@ ab:
 check:
 	sh tools/check.sh
 
+# Which accelerator (KVM or TCG) the guests would use, and why.
+accel:
+	sh tools/accel.sh
+
 # The lockdep/KASAN/kmemleak kernel make check uses; prints its tree.
 debug-kernel:
 	sh tools/debug-kernel.sh
@@ -142,7 +146,7 @@ print-files:
 	@printf '%s\n' $(or $(bench_files_$(FILES)), \
 		$(error FILES=$(FILES): accepted: module, kselftest, installed))
 
-.PHONY: all modules tools install clean run perf ab check debug-kernel \
+.PHONY: all modules tools install clean run perf ab check accel debug-kernel \
 	copy-to-tree print-files
 
 endif

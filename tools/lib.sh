@@ -68,6 +68,13 @@ run_child() {	# command...
 	return $r_rc
 }
 
+# Runs tools/guest.sh (contract 2 of PLAN.md) as the script's child.
+# BENCH_GUEST_RUNNER may name another runner taking the same options:
+# make check puts one there that injects a failure, or records a boot.
+run_guest() {	# guest.sh option...
+	run_child sh "${BENCH_GUEST_RUNNER:-$BENCH_TOP/tools/guest.sh}" "$@"
+}
+
 # Creates a temporary folder, removed when the script ends, and stores
 # its path in the variable named.
 temp_dir() {	# variable
@@ -311,14 +318,14 @@ build_modules() {
 	echo "$out"
 }
 
-# Fails unless every word is NAME=VALUE with NAME a parameter of the
-# module built in MODDIR; VAR names the variable the words came from.
-check_module_args() {	# VAR MODDIR words...
-	var=$1
+# Fails unless every word of ARGS-like STRING is NAME=VALUE with NAME a
+# parameter of the module built in MODDIR; VAR names the variable the
+# string came from.  Words are split, never globbed (tests=napi_*).
+check_module_args() {	# VAR MODDIR STRING
 	params=$(modinfo -F parm "$2/bench_page_pool_simple.ko" |
 		 sed -n 's/^\([a-z_0-9]*\):.*/\1/p' | tr '\n' ' ')
-	shift 2
-	for arg in "$@"; do
+	set -f
+	for arg in $3; do
 		case " $params" in
 		*" ${arg%%=*} "*)
 			case $arg in
@@ -326,8 +333,20 @@ check_module_args() {	# VAR MODDIR words...
 			esac
 			;;
 		esac
-		die "$var: '$arg' is not a module parameter setting; accepted: NAME=VALUE with NAME one of: $params(see modinfo bench_page_pool_simple)"
+		set +f
+		usage_die "$1: '$arg' is not a module parameter setting; accepted: NAME=VALUE with NAME one of: $params(see modinfo bench_page_pool_simple)"
 	done
+	set +f
+}
+
+# The words of an ARGS-like string, each quoted for sh, with a space
+# before each: module parameters reach a payload as data.
+quote_words() {	# string
+	set -f
+	for q_w in $1; do
+		printf ' %s' "$(sh_quote "$q_w")"
+	done
+	set +f
 }
 
 # Unpacks Debian's linux-source-6.12 once; prints the tree's path.  It
@@ -362,4 +381,151 @@ ab_order() {
 		fi
 		i=$((i + 1))
 	done
+}
+
+# Checks of the variables a command takes, made before anything runs:
+# one line naming the variable and what it accepts, exit 2.
+usage_die() {
+	say "error: $*"
+	exit 2
+}
+
+check_whole() {	# variable value minimum
+	case $2 in
+	'' | *[!0-9]* | 0?*) ;;
+	*) [ "$2" -ge "$3" ] && return 0 ;;
+	esac
+	usage_die "$1=$2: accepted: a whole number, $3 or more"
+}
+
+check_choice() {	# variable value choice...
+	c_var=$1 c_val=$2
+	shift 2
+	for c_ok in "$@"; do
+		[ "$c_val" = "$c_ok" ] && return 0
+	done
+	usage_die "$c_var=$c_val: accepted: $*"
+}
+
+# A QEMU CPU model, with or without ",feature" settings.
+check_cpu_model() {	# variable value
+	need_packages qemu-system-x86
+	case ${2%%,*} in
+	'' | *[!A-Za-z0-9._-]*) ;;
+	*) qemu-system-x86_64 -cpu help |
+		grep -q "^x86 \{1,\}${2%%,*}\( \|\$\)" && return 0 ;;
+	esac
+	usage_die "$1=$2: not a CPU model of qemu-system-x86_64 (see qemu-system-x86_64 -cpu help)"
+}
+
+# The instrument of a command's guests, PLAN.md contract 4.  ICOUNT=1
+# counts instructions (QEMU -icount shift=0,sleep=off, TCG only).
+# ACCEL=auto uses KVM when /dev/kvm can really run the guest, else TCG;
+# ACCEL=kvm fails at once where KVM cannot; ACCEL=tcg emulates.
+#
+# check_instrument DEFAULT-ICOUNT: checks ACCEL and ICOUNT before
+# anything runs (ICOUNT unset: DEFAULT-ICOUNT, but 0 with ACCEL=kvm).
+check_instrument() {	# default-icount
+	ACCEL=${ACCEL:-auto}
+	check_choice ACCEL "$ACCEL" auto kvm tcg
+	if [ -z "${ICOUNT:-}" ]; then
+		ICOUNT=$1
+		[ "$ACCEL" = kvm ] && ICOUNT=0
+	fi
+	check_choice ICOUNT "$ICOUNT" 0 1
+	[ "$ICOUNT" = 1 ] && [ "$ACCEL" = kvm ] &&
+		usage_die "ICOUNT=1 counts instructions under TCG: it cannot run with ACCEL=kvm (ICOUNT=0 for KVM)"
+	if [ "$ACCEL" = kvm ] && ! kvm_device; then
+		say "error: ACCEL=kvm: $kvm_why"
+		exit 1
+	fi
+	[ -z "${CPU:-}" ] || check_cpu_model CPU "$CPU"
+}
+
+# Whether this user can open /dev/kvm; kvm_why says why not.
+kvm_device() {
+	if [ ! -e /dev/kvm ]; then
+		kvm_why="no /dev/kvm on this host"
+	elif [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		kvm_why="/dev/kvm is there, but this user may not use it"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# Whether KVM can really run a guest of this kernel: a guest with an
+# empty payload must start.  Here /dev/kvm exists, but QEMU fails
+# ("failed to set MSR 0x10a"; elsewhere "KVM internal error", QEMU then
+# paused).  The answer is kept per host boot, QEMU binary and image;
+# kvm_why says why not, or where the answer came from.
+kvm_probe() {	# image release
+	kvm_device || return 1
+	k_qemu=$(command -v qemu-system-x86_64) || die "no qemu-system-x86_64"
+	k_key=$(cat /proc/sys/kernel/random/boot_id
+		ls -lLn --time-style=+%s "$k_qemu" "$1")
+	k_cache=$BENCH_CACHE/accel/$(printf '%s\n' "$k_key" | md5sum | cut -c1-32)
+	k_how="answer cached for this boot in $k_cache"
+	if [ ! -f "$k_cache" ]; then
+		k_how="answer now cached for this boot in $k_cache"
+		temp_dir k_dir
+		printf 'true\n' >"$k_dir/probe.sh"
+		k_t0=$(date +%s)
+		run_child sh "$BENCH_TOP/tools/guest.sh" -A kvm -k "$1" -r "$2" \
+			-p "$k_dir/probe.sh" -o "$k_dir/out" -t 120 \
+			2>"$k_dir/err" >/dev/null
+		k_rc=$?
+		k_secs=$(($(date +%s) - k_t0))
+		if [ $k_rc = 0 ]; then
+			k_ans="kvm /dev/kvm ran a guest of this kernel (probe: ${k_secs}s)"
+		elif [ $k_rc != 125 ]; then
+			cat "$k_dir/err" >&2
+			die "the KVM probe could not run (guest.sh exit $k_rc)"
+		else
+			k_msg=$(grep -m1 '^qemu-system' "$k_dir/err" ||
+				grep -m1 'FAILED' "$k_dir/err")
+			k_ans="tcg KVM cannot run this guest: ${k_msg:-guest.sh exit $k_rc} (probe: ${k_secs}s)"
+		fi
+		mkdir -p "$BENCH_CACHE/accel" &&
+			printf '%s\n' "$k_ans" >"$k_cache.tmp" &&
+			mv "$k_cache.tmp" "$k_cache" ||
+			die "cannot write $k_cache"
+	fi
+	k_ans=$(cat "$k_cache")
+	kvm_why="${k_ans#* }; $k_how"
+	[ "${k_ans%% *}" = kvm ]
+}
+
+# choose_accel IMAGE RELEASE [IMAGE RELEASE]...: after check_instrument,
+# the accelerator all these guests run under (one instrument for all),
+# said in one line.  Sets GUEST_ARGS, the guest.sh options to use.
+choose_accel() {
+	if [ "$ICOUNT" = 1 ]; then
+		GUEST_ACCEL=tcg
+		a_why="ICOUNT=1 counts instructions, which needs TCG"
+	elif [ "$ACCEL" = tcg ]; then
+		GUEST_ACCEL=tcg
+		a_why="ACCEL=tcg"
+	else
+		GUEST_ACCEL=kvm
+		while [ $# -ge 2 ]; do
+			if ! kvm_probe "$1" "$2"; then
+				GUEST_ACCEL=tcg
+				break
+			fi
+			shift 2
+		done
+		a_why=$kvm_why
+		if [ "$GUEST_ACCEL" = tcg ] && [ "$ACCEL" = kvm ]; then
+			say "error: ACCEL=kvm: $kvm_why"
+			exit 1
+		fi
+	fi
+	GUEST_CPU=${CPU:-}
+	[ -n "$GUEST_CPU" ] || { [ $GUEST_ACCEL = kvm ] && GUEST_CPU=host || GUEST_CPU=max; }
+	GUEST_ARGS="-A $GUEST_ACCEL -c $GUEST_CPU"
+	[ "$ICOUNT" = 1 ] && GUEST_ARGS="$GUEST_ARGS -i"
+	a_clock=cycles
+	[ "$ICOUNT" = 1 ] && a_clock=instructions
+	say "accel: $GUEST_ACCEL, -cpu $GUEST_CPU, clock $a_clock: $a_why"
 }

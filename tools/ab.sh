@@ -74,13 +74,13 @@ compare_args=
 # bench-compare itself says whether it takes these options.
 eval "set -- $compare_args"
 err=$("$COMPARE" --dry-run "$@" 2>&1 >/dev/null) ||
-	usage_die "ALPHA=$ALPHA FAIL_ABOVE=$FAIL_ABOVE: $(printf '%s\n' "$err" | head -n 1)"
+	usage_die "${ALPHA:+ALPHA=$ALPHA }${FAIL_ABOVE:+FAIL_ABOVE=$FAIL_ABOVE }(bench-compare's options): $(printf '%s\n' "$err" | head -n 1)"
 
 # Per side: the kernel, its modules, its command line and parameters.
 for side in before after; do
 	SIDE=$(echo $side | tr a-z A-Z)
 	eval "kernel=\$$SIDE KDIR=\${${SIDE}_KDIR:-}"
-	select_kernel "$kernel"
+	select_kernel "$kernel" "$SIDE"
 	eval "${side}_kernel=\$kernel"
 	eval "${side}_image=\$KERNEL_IMAGE ${side}_release=\$KERNEL_RELEASE"
 	eval "${side}_kdir=\$KDIR"

@@ -23,6 +23,12 @@ die() {
 	exit 1
 }
 
+# A bad variable or option: one line saying what is accepted, exit 2.
+usage_die() {
+	say "error: $*"
+	exit 2
+}
+
 # Whatever ends a script, it leaves no child and no temporary path
 # behind: the EXIT trap cleans up after a normal end, and since dash runs
 # no EXIT trap on a signal, each signal has a trap of its own.  A long
@@ -114,11 +120,11 @@ need_packages() {
 }
 
 # Debian meta package of a kernel series, for "image" or "headers".
-kernel_meta_package() {
+kernel_meta_package() {	# series image|headers [variable]
 	case "$1" in
 	6.12) echo "linux-$2-6.12-amd64" ;;
 	6.1) echo "linux-$2-amd64" ;;
-	*) die "KERNEL=$1: accepted: 6.12, 6.1, or a path to a kernel image" ;;
+	*) usage_die "${3:-KERNEL}=$1: accepted: 6.12, 6.1, or a path to a kernel image" ;;
 	esac
 }
 
@@ -185,7 +191,27 @@ package_depends() {
 # installed: Debian's 6.12 headers depend on their image, and installing
 # that would put a kernel into the host's /boot.  What the headers need
 # to build with (compiler, pahole, libraries) is installed.
-debian_kernel() {
+debian_kernel() {	# series variable
+	kernel_meta_package "$1" image "$2" >/dev/null
+	# apt-cache takes seconds a call, a dozen calls here: what they
+	# said is kept until apt's package lists change.
+	memo=$BENCH_CACHE/kernels/$1.resolved
+	stamp=$(ls -lL --time-style=+%s /var/lib/apt/lists 2>/dev/null | md5sum)
+	if [ -f "$memo" ] && [ "$(sed -n 1p "$memo")" = "$stamp" ]; then
+		KERNEL_RELEASE=$(sed -n 2p "$memo")
+		tools=$(sed -n 3p "$memo")
+		dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+		KDIR=$dir/headers/usr/src/linux-headers-$KERNEL_RELEASE
+		KERNEL_IMAGE=$dir/image/boot/vmlinuz-$KERNEL_RELEASE
+		if [ "$(sed -n 4p "$memo")" = "$(cat "$dir/headers/.unpacked" 2>/dev/null)" ] &&
+		   [ "$(sed -n 5p "$memo")" = "$(cat "$dir/image/.unpacked" 2>/dev/null)" ] &&
+		   [ -f "$KDIR/include/generated/utsrelease.h" ] &&
+		   [ -f "$KERNEL_IMAGE" ]; then
+			# shellcheck disable=SC2086
+			need_packages $tools
+			return 0
+		fi
+	fi
 	image_pkg=$(resolve_meta "$(kernel_meta_package "$1" image)")
 	headers_pkg=$(resolve_meta "$(kernel_meta_package "$1" headers)")
 	KERNEL_RELEASE=${image_pkg#linux-image-}
@@ -224,20 +250,27 @@ debian_kernel() {
 	unpack_packages "$dir/image" "$image_pkg"
 	KERNEL_IMAGE=$dir/image/boot/vmlinuz-$KERNEL_RELEASE
 	[ -f "$KERNEL_IMAGE" ] || die "$image_pkg has no $KERNEL_IMAGE"
+	printf '%s\n' "$stamp" "$KERNEL_RELEASE" "$tools" \
+		"$(cat "$dir/headers/.unpacked")" "$(cat "$dir/image/.unpacked")" \
+		>"$memo.tmp" && mv "$memo.tmp" "$memo"
 }
 
 # Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR from KERNEL: a Debian series
 # or the path to a bzImage, then with KDIR naming its prepared tree.
-select_kernel() {
+# VARIABLE names them in messages (default: KERNEL and KDIR).
+select_kernel() {	# kernel [variable]
+	s_var=${2:-KERNEL}
+	s_kdir=KDIR
+	[ $# -ge 2 ] && s_kdir=${2}_KDIR
 	case "$1" in
 	6.12 | 6.1)
-		debian_kernel "$1"
+		debian_kernel "$1" "$s_var"
 		;;
 	*)
-		[ -f "$1" ] || die "KERNEL=$1: no such kernel image; accepted: 6.12, 6.1, or a path to a kernel image"
+		[ -f "$1" ] || usage_die "$s_var=$1: no such kernel image; accepted: 6.12, 6.1, or a path to a kernel image"
 		uts=${KDIR:-}/include/generated/utsrelease.h
 		[ -n "${KDIR:-}" ] && [ -f "$uts" ] ||
-			die "KERNEL=$1 needs KDIR=<its prepared build tree>"
+			usage_die "$s_var=$1 needs $s_kdir=<its prepared build tree>"
 		KERNEL_IMAGE=$1
 		KERNEL_RELEASE=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$uts")
 		;;
@@ -385,11 +418,6 @@ ab_order() {
 
 # Checks of the variables a command takes, made before anything runs:
 # one line naming the variable and what it accepts, exit 2.
-usage_die() {
-	say "error: $*"
-	exit 2
-}
-
 check_whole() {	# variable value minimum
 	case $2 in
 	'' | *[!0-9]* | 0?*) ;;

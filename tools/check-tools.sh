@@ -157,7 +157,7 @@ early_ab() {	# variable...
 # refuses in one line (kbuild cannot take such an M=), make tools and
 # make run work.
 spaced_copy() {
-	SPACED=$LOGDIR/with space/bench page pool
+	SPACED="$LOGDIR/with space/bench page pool"
 	rm -rf "$LOGDIR/with space"
 	mkdir -p "$SPACED" &&
 		tar -C "$BENCH_TOP" --exclude=./build --exclude=./.git -cf - . |
@@ -201,7 +201,10 @@ signalled() {	# TERM|INT target variable...
 	tmp=$LOGDIR/signal-$sig
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	TMPDIR=$tmp setsid make -s -C "$SPACED" "$@" >"$tmp.out" 2>&1 &
+	# A background child of this script would ignore SIGINT; a
+	# terminal's foreground job does not.
+	TMPDIR=$tmp setsid env --default-signal=INT \
+		make -s -C "$SPACED" "$@" >"$tmp.out" 2>&1 &
 	pid=$!
 	n=0
 	until processes_with "$tmp/" | grep -q qemu-system; do
@@ -217,7 +220,7 @@ signalled() {	# TERM|INT target variable...
 	if [ "$sig" = TERM ]; then
 		kill -TERM $pid
 	else
-		kill -INT -- -$pid
+		kill -INT "-$pid"
 	fi
 	wait $pid
 	rc=$?
@@ -232,6 +235,7 @@ signalled() {	# TERM|INT target variable...
 }
 
 signals_clean() {	# kernel
+	[ -d "${SPACED:-}" ] || spaced_copy || return 1
 	ok=0
 	signalled TERM run KERNEL="$1" ICOUNT=0 ARGS=time_ms=200 || ok=1
 	signalled INT ab BEFORE="$1" AFTER="$1" ICOUNT=1 LOADS=2 \

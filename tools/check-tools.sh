@@ -253,6 +253,7 @@ signals_clean() {	# kernel
 # error, ACCEL=tcg and auto's fallback run a guest under TCG, and the
 # answer of a probe is kept.
 accel_choice() {	# kernel
+	kernel=$1
 	a=$LOGDIR/accel
 	rm -rf "$a" "$BENCH_CACHE/accel"
 	mkdir -p "$a"
@@ -294,12 +295,13 @@ accel_choice() {	# kernel
 			grep -q '^accel: tcg, .*: \(KVM cannot run this guest: .*(probe: [0-9]*s)\|/dev/kvm is there, but\)' \
 				"$a/auto" || ok=1
 		fi
-		[ $kvm_rc = 1 ] && [ "$(grep -c . "$a/kvm")" = 2 ] &&
+		# its line, and make's
+		[ $kvm_rc != 0 ] && [ "$(grep -c . "$a/kvm")" = 2 ] &&
 			grep -q '^error: ACCEL=kvm: ' "$a/kvm" || ok=1
 		[ $((t2 - t1)) -le 10 ] || { say "ACCEL=kvm did not fail at once"; ok=1; }
 	fi
 	# The guest of ACCEL=auto runs where the answer said.
-	make -s -C "$BENCH_TOP" run KERNEL="$1" \
+	make -s -C "$BENCH_TOP" run KERNEL="$kernel" \
 		ARGS="tests=for_loop time_ms=10" RESULTS="$a/auto.results" \
 		>"$a/run.out" 2>&1 || { sed 's/^/  /' "$a/run.out" >&2; ok=1; }
 	got=$(sed -n 's/^runtime: .*hypervisor=\([^ ]*\).*/\1/p' "$a/auto.results")

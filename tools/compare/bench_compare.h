@@ -3,14 +3,16 @@
  * bench-compare: compares before/after runs of bench_page_pool_simple.
  *
  * Shared types and prototypes. The program is split by concern:
- * util.c (memory, numbers), input.c (results files and dmesg, grouped
- * into loads), env.c (environment fingerprints), stats.c (pure
- * statistics), compare.c (one row per test), table.c (text, markdown
- * and org tables), plot.c (gnuplot) and main.c (command line).
+ * util.c (memory, numbers, strings), input.c (files, lines and loads)
+ * with results.c (results files) and dmesg.c (kernel log lines) behind
+ * it, env.c (environment fingerprints), stats.c (pure statistics),
+ * compare.c (one row per test), table.c (text, markdown and org
+ * tables), plot.c (gnuplot) and main.c (command line).
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -20,6 +22,11 @@
 #define DEFAULT_ALPHA		0.05
 #define NEED_LOADS_MAX		1000000
 #define INT_DECIMALS		3	/* a quotient of integer totals */
+/* The largest per-element value: what a u64 count per element can be */
+#define VALUE_MAX		18446744073709551615.0
+#define ECHO_MAX		40	/* input shown in an error, at most */
+#define ENV_LIST_MAX		8	/* values of a key listed per side */
+#define RESULTS_SUFFIX		".results"	/* the loads in a directory */
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
@@ -47,6 +54,15 @@ enum metric {
 	NR_METRICS,
 };
 
+/* What the cycle counter counted: see the clock: line of format 3. */
+enum clock {
+	CLOCK_CYCLES,
+	CLOCK_INSTRUCTIONS,
+	NR_CLOCKS,
+};
+
+extern const char * const clock_names[NR_CLOCKS];
+
 enum load_stat {
 	LOAD_MIN,
 	LOAD_MEDIAN,
@@ -58,25 +74,82 @@ struct vec {
 	size_t cap;
 };
 
+/*
+ * The repetitions of one test and metric on one side, load after load:
+ * load i measured reps[ends[i - 1]] .. reps[ends[i] - 1] (ends[-1] = 0).
+ * They stay apart until the comparison reduces each load to one value.
+ */
+struct series {
+	double *reps;
+	size_t nr_reps;
+	size_t cap_reps;
+	size_t *ends;
+	size_t nr_loads;
+	size_t cap_loads;
+};
+
+/* A string being built, always NUL-terminated once anything was added. */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+
+enum num_status {
+	NUM_OK,
+	NUM_BAD,	/* not a plain decimal number */
+	NUM_RANGE,	/* a number, beyond VALUE_MAX */
+};
+
 /* ------------------------------------------------------------------ */
 /* util.c */
 
+void complain(const char *fmt, ...) __printf(1, 2);
 void __noreturn out_of_memory(void);
 void *xrealloc(void *p, size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __printf(1, 2);
 void vec_push(struct vec *vec, double x);
+void series_add(struct series *s, const double *reps, size_t n);
+const double *series_load(const struct series *s, size_t i, size_t *n);
+void series_free(struct series *s);
+void sbuf_add(struct sbuf *b, const char *s, size_t len);
+void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap) __printf(2, 0);
+void sbuf_addf(struct sbuf *b, const char *fmt, ...) __printf(2, 3);
+char *sbuf_take(struct sbuf *b);
 bool is_digit(char c);
+const char *find_unprintable(const char *s);
+const char *find_nonname(const char *s, size_t len);
 int scan_ull(const char **s, unsigned long long *val);
-bool parse_ull(const char *s, unsigned long long *val);
+enum num_status parse_ull(const char *s, unsigned long long *val);
 size_t number_len(const char *s);
 int number_decimals(const char *s, size_t len);
+enum num_status parse_value(const char *s, size_t len, double *val,
+			    int *decimals);
 bool parse_double(const char *s, double *val, int *decimals);
 char *fmt_fixed(double x, int decimals, bool sign);
 char *fmt_pct(double x);
+bool on_half_unit(double x, int decimals);
+char *fmt_level(double alpha);
 int load_stat_parse(const char *s, enum load_stat *out);
 const char *load_stat_words(enum load_stat ls);
+
+/* ------------------------------------------------------------------ */
+/* strtab.c */
+
+/* Distinct byte strings, numbered in the order first seen. */
+struct strtab {
+	char **str;		/* by number, NUL-terminated copies */
+	size_t *len;
+	size_t nr;
+	size_t cap;
+	size_t *slots;		/* 1 + number, 0 for an empty slot */
+	size_t nr_slots;
+};
+
+size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
+void strtab_free(struct strtab *t);
 
 /* ------------------------------------------------------------------ */
 /* stats.c: pure, no I/O */
@@ -106,32 +179,44 @@ struct shift {
 
 void hl_shift(const double *b, size_t nb, const double *a, size_t na,
 	      double alpha, struct shift *out);
+double hl_kth_difference(const double *b, size_t nb, const double *a,
+			 size_t na, size_t k);
 void holm_adjust(const double *p, size_t m, double *adj);
 
 /* ------------------------------------------------------------------ */
 /* input.c */
 
+/* One key=value of an environment, as numbers of the set's tables. */
 struct env_kv {
-	char *key;
-	char *val;
+	size_t key;
+	size_t val;
 };
 
 /* One load of the module: one results block, or its dmesg lines. */
 struct load {
 	enum side side;
-	bool has_env;		/* from a results file */
+	enum clock clock;
+	bool dmesg;		/* from kernel log lines, not a results block */
 	size_t values;		/* tests it gave a value for */
-	struct env_kv *env;
-	size_t nr_env;
-	size_t cap_env;
+	size_t env;		/* 1 + number of its environment, or 0 */
+	const char *file;	/* where it starts */
+	unsigned long line;
+};
+
+/* What the dmesg parser remembers of a test in the open dmesg load. */
+struct dmesg_seen {
+	size_t load;		/* 1 + index of that load, or 0 */
+	unsigned long long printed_cycles;
+	double printed_ns;
+	bool full;		/* from a complete Type: line */
 };
 
 struct bench_test {
 	char *name;
-	struct vec val[NR_SIDES][NR_METRICS];	/* one value per load */
+	struct series val[NR_SIDES][NR_METRICS];	/* per load */
 	int decimals[NR_METRICS];		/* -1 until a value */
 	size_t last_res_load;	/* 1 + load index of its last value */
-	size_t last_dmesg_load;
+	struct dmesg_seen dmesg;
 	unsigned long last_line;
 };
 
@@ -139,20 +224,52 @@ struct bench_set {
 	struct bench_test *tests;
 	size_t nr;
 	size_t cap;
+	struct strtab names;	/* the tests' names, numbered as tests[] */
 	struct load *loads;
 	size_t nr_loads;
 	size_t cap_loads;
-	enum load_stat load_stat;
+	struct strtab env_keys;	/* "kernel", "config.kasan", ... */
+	struct strtab env_vals;
+	struct strtab envs;	/* each distinct environment: env_kv[] */
+	struct strtab paths;	/* the names of the files read */
+	enum clock clock;	/* of every load, once check_clocks() agreed */
 };
 
 int read_input(struct bench_set *set, enum side side, const char *path);
+int check_clocks(struct bench_set *set);
 void free_set(struct bench_set *set);
 
 /* ------------------------------------------------------------------ */
 /* env.c */
 
-char **env_differences(const struct bench_set *set, size_t *nr);
-void free_lines(char **lines, size_t nr);
+/* The environment lines of a load being read. */
+struct env_scratch {
+	struct env_item {
+		size_t key, val, pos;
+	} *item;
+	size_t nr;
+	size_t cap;
+};
+
+/* How many loads of a side have a value of a key (NULL: none). */
+struct env_count {
+	const char *val;
+	size_t loads;
+	size_t seen;		/* order first seen; unknown last */
+};
+
+/* A key that is not the same in every load of both sides. */
+struct env_diff {
+	const char *key;
+	struct env_count *side[NR_SIDES];	/* most loads first */
+	size_t nr[NR_SIDES];
+};
+
+void env_add(struct bench_set *set, struct env_scratch *sc,
+	     const char *key, const char *val, size_t len);
+void env_close(struct bench_set *set, struct env_scratch *sc, size_t load);
+struct env_diff *env_differences(const struct bench_set *set, size_t *nr);
+void env_diffs_free(struct env_diff *d, size_t nr);
 
 /* ------------------------------------------------------------------ */
 /* compare.c */
@@ -165,15 +282,18 @@ enum verdict {
 
 struct metric_cmp {
 	bool have;		/* values on both sides */
+	struct vec v[NR_SIDES];	/* one value per load */
 	double before, after;	/* medians of the per-load values */
 	struct shift shift;	/* after - before */
-	double pct;		/* shift in % of before; NAN if before 0 */
-	int decimals;
+	int decimals;		/* shown */
 };
 
 struct row {
 	const struct bench_test *test;
 	struct metric_cmp m[NR_METRICS];
+	/* % change: the shift of @pct_of in % of its before; NAN if none */
+	double pct;
+	enum metric pct_of;
 	size_t loads[NR_SIDES];
 	double p_raw, p_adj;	/* NAN for n/a */
 	enum verdict verdict;
@@ -185,10 +305,12 @@ struct comparison {
 	size_t nr;
 	double alpha;
 	enum load_stat load_stat;
+	enum clock clock;	/* the unit of the cycles metric */
+	size_t loads[NR_SIDES];	/* with values, per side */
 };
 
 void compare_build(const struct bench_set *set, double alpha,
-		   struct comparison *cmp);
+		   enum load_stat load_stat, struct comparison *cmp);
 void compare_free(struct comparison *cmp);
 
 /* ------------------------------------------------------------------ */
@@ -198,11 +320,17 @@ enum out_format {
 	OUT_TEXT,
 	OUT_MARKDOWN,
 	OUT_ORG,
+	OUT_JSON,
 };
 
 char *escape_cell(const char *s, enum out_format fmt);
 void print_report(const struct bench_set *set, const struct comparison *cmp,
 		  enum out_format fmt);
+
+/* ------------------------------------------------------------------ */
+/* json.c */
+
+void print_json(const struct bench_set *set, const struct comparison *cmp);
 
 /* ------------------------------------------------------------------ */
 /* plot.c */

@@ -11,7 +11,7 @@
 #include "bench_compare.h"
 
 static const char usage_text[] =
-	"usage: " PROG " [-f text|markdown|org] [--alpha A] [--fail-above PCT]\n"
+	"usage: " PROG " [-f text|markdown|org|json] [--alpha A] [--fail-above PCT]\n"
 	"       " PROG " [--load-stat min|median] [--plot FILE.svg|FILE.png]\n"
 	"       " PROG " ... BEFORE AFTER\n"
 	"       " PROG " ... BEFORE... -- AFTER...\n";
@@ -24,12 +24,16 @@ static const char help_text[] =
 	"       " PROG " [OPTIONS] BEFORE AFTER\n"
 	"       " PROG " [OPTIONS] BEFORE... -- AFTER...\n"
 	"\n"
+	"       Each BEFORE and AFTER is a file or a directory of results\n"
+	"       files.\n"
+	"\n"
 	"DESCRIPTION\n"
 	"       Reads the results of benchmark runs made before a change (BEFORE)\n"
 	"       and after it (AFTER), and prints one row per test found on both\n"
-	"       sides: cycles and nanoseconds per element before and after, the\n"
-	"       shift between them with its confidence interval, the change in\n"
-	"       percent, the number of loads on each side, and a verdict on\n"
+	"       sides: cycles (or instructions, see below) and nanoseconds per\n"
+	"       element before and after, the shift between them, the change\n"
+	"       in percent, and, where the loads allow one, the interval of\n"
+	"       the shift, the number of loads on each side and a verdict on\n"
 	"       whether the cycles per element really changed.\n"
 	"\n"
 	"       The unit of replication is the load: one load of the module\n"
@@ -37,9 +41,10 @@ static const char help_text[] =
 	"       (code and data placement, the pages the pool got), which its\n"
 	"       repetitions share; so repetitions only make a load's value more\n"
 	"       precise, and never count as independent samples. Each results\n"
-	"       block (\"format:\" line) is one load; in a dmesg log each\n"
-	"       \"bench_page_pool_simple: overhead:\" line starts one, and so does\n"
-	"       a test that the current load already printed.\n"
+	"       block (\"format:\" line) is one load, and so is each results\n"
+	"       file of a directory; in a dmesg log an instrument: or\n"
+	"       overhead: line starts one, and so does a test that the current\n"
+	"       load already printed (see INPUT).\n"
 	"\n"
 	"       Each load is reduced to one value per test: by default the\n"
 	"       cheapest of its repetitions (--load-stat min). Measured on 24\n"
@@ -59,7 +64,8 @@ static const char help_text[] =
 	"       \"n/a (need N loads)\" when the loads of a row could not reach\n"
 	"       alpha / rows even if they did not overlap at all; N is the fewest\n"
 	"       loads per side that could (4 for one row at alpha 0.05, 6 for\n"
-	"       nine rows).\n"
+	"       nine rows). When no row can have a verdict, a line under the\n"
+	"       table says so and gives N.\n"
 	"\n"
 	"       diff is the Hodges-Lehmann estimate of the shift (the median of\n"
 	"       all after - before differences of per-load values), and its\n"
@@ -69,22 +75,38 @@ static const char help_text[] =
 	"       slower is consistent with these loads\". Before and after are the\n"
 	"       medians of the per-load values.\n"
 	"\n"
+	"       Each load knows its clock: what its cycle counter counted.\n"
+	"       Under QEMU's -icount shift=0 the counter advances one tick per\n"
+	"       instruction, and the module says \"clock: instructions\"; its\n"
+	"       numbers are instructions per element, exact and the same on\n"
+	"       every boot. Otherwise they are cycles. Numbers of two clocks\n"
+	"       are never compared: loads of different clocks are an error.\n"
+	"       Under instructions every label says \"instructions\", and the\n"
+	"       ns columns are left out (the guest's clock then follows the\n"
+	"       instruction count too).\n"
+	"\n"
 	"       All input is read before anything is printed; any bad input\n"
 	"       line stops the program with no table.\n"
 	"\n"
 	"OPTIONS\n"
 	"       -f, --format FORMAT\n"
 	"              Table format: text (the default, aligned columns),\n"
-	"              markdown or md (GitHub table) or org (org-mode table).\n"
+	"              markdown or md (GitHub table), org (org-mode table) or\n"
+	"              json (one JSON object for machines, see OUTPUT).\n"
 	"\n"
 	"       --alpha A\n"
 	"              Family-wise significance level, 0 < A < 1, and 1 - A is\n"
 	"              the level of the intervals. Default: 0.05.\n"
 	"\n"
 	"       --fail-above PCT\n"
-	"              Exit with status 1 if a test's cycles/elem got worse\n"
-	"              (a positive shift) by more than PCT percent of before and\n"
-	"              its verdict is \"change\"; such tests are listed on stderr.\n"
+	"              Exit with status 1 if a test's % change (the ns diff in %\n"
+	"              of ns before; instructions under instructions) is above\n"
+	"              PCT and its verdict is \"change\"; such tests are listed\n"
+	"              on stderr.\n"
+	"              When no row can be judged (no test on both sides, or\n"
+	"              every row n/a), it says so and exits with status 1 too;\n"
+	"              rows that are n/a beside judged ones are counted on\n"
+	"              stderr.\n"
 	"\n"
 	"       --load-stat min|median\n"
 	"              How a load's repetitions (cycles_samples=) become its one\n"
@@ -109,61 +131,164 @@ static const char help_text[] =
 	"       side, each side needing at least one; everything after \"--\" is\n"
 	"       a file. A file named \"-\" is standard input (once at most).\n"
 	"\n"
+	"       A directory in place of a file stands for the files in it\n"
+	"       whose names end in \".results\" (not starting with \".\"), read\n"
+	"       in the order of their names: the kselftest wrapper's -o DIR\n"
+	"       and the guest runner keep one such file per load. Each must\n"
+	"       be a regular file holding exactly one results block (one\n"
+	"       load); files of other names are not read. A directory without\n"
+	"       any *.results file, an entry of that name that is not a\n"
+	"       regular file, or a file of more or fewer loads, is an error.\n"
+	"\n"
 	"INPUT\n"
 	"       Each line is recognized on its own, so files may mix:\n"
 	"\n"
 	"       Results files of the module\n"
 	"              (/sys/kernel/debug/bench_page_pool_simple/results),\n"
-	"              formats 1 and 2. \"format: bench_page_pool_simple N\"\n"
+	"              formats 1 to 3. \"format: bench_page_pool_simple N\"\n"
 	"              starts one load; other versions are an error. Each\n"
 	"              \"test: key=value ...\" line needs name= and either\n"
 	"              cycles= with invoke_count= (cycles/elem is their\n"
 	"              quotient) or cycles_per_elem=; ns= with invoke_count=, or\n"
-	"              ns_per_elem=, give ns/elem. With cycles_samples=X,Y,...\n"
-	"              (and ns_samples=), format 2, the load's value is reduced\n"
-	"              from those repetitions; their count must equal reps= if\n"
-	"              given. A test may appear once per load. The lines\n"
-	"              kernel:, cpu_model:, cmdline:, params:, config: and\n"
-	"              runtime: are the load's environment. Unknown keys and\n"
-	"              other lines (skip:, cpu:, selected:) are ignored.\n"
+	"              ns_per_elem=, give ns/elem. Where both are given,\n"
+	"              cycles_per_elem (ns_per_elem) must agree with the\n"
+	"              quotient to its last digit. With cycles_samples=X,Y,...\n"
+	"              (and ns_samples=), formats 2 and 3, the load's value is\n"
+	"              reduced from those repetitions; their count must equal\n"
+	"              reps= if given. A test may appear once per load, a field\n"
+	"              once per line. \"clock: instructions\" or \"clock:\n"
+	"              cycles\" is the load's clock (format 3 must have it;\n"
+	"              formats 1 and 2 count cycles). The lines kernel:,\n"
+	"              cpu_model:, accel:, cmdline: (the rest of the line) and\n"
+	"              params:, config:, runtime:, platform:, mitigations:\n"
+	"              (each key=value a key of its own, config.kasan, ...)\n"
+	"              are the load's environment. Unknown keys and other lines\n"
+	"              (cpu:, selected:, ...) are ignored.\n"
+	"\n"
+	"              Format 3 says when a block is whole: it ends with\n"
+	"              \"end: tests=T skips=S\", T and S counting its test: and\n"
+	"              skip: lines, and each test: line has every field the\n"
+	"              module always writes (name, run_flags_bit, context, cpu,\n"
+	"              reps, loops, invoke_count, total_invoke_count, cycles,\n"
+	"              ns, cycles_per_elem, ns_per_elem, cycles_samples,\n"
+	"              ns_samples, path, pages_allocated, pages_released,\n"
+	"              expect_path, expect_allocated_max, expect_released,\n"
+	"              expect_stats, cheaper_than). A block without its end:\n"
+	"              line, with other counts, or a line without one of these\n"
+	"              fields was cut short: an error. Formats 1 and 2 carry no\n"
+	"              such guarantee: a line cut inside a field but ending in\n"
+	"              a newline cannot be told from a whole one there.\n"
 	"\n"
 	"       dmesg logs\n"
 	"              with or without timestamps, with the lines\n"
-	"              \"time_bench: Type:NAME Per elem: C cycles(tsc) N ns ...\n"
-	"              time_interval:I) - (invoke count:K tsc_interval:Z)\".\n"
-	"              Each is the load's value: Z/K cycles and I/K ns per\n"
-	"              element. A line cut short before I, K or Z are complete\n"
-	"              gives the printed C and N instead, if \"Per elem: C\n"
-	"              cycles(tsc) N ns\" is complete; otherwise it is an error.\n"
-	"              The lines \"Type:NAME Spread over N reps: ...\", the\n"
-	"              per-CPU \"Type:NAME CPU(N) ...\" and \"Sum Type:...\" lines,\n"
-	"              and all other lines are ignored.\n"
+	"              \"MODULE: Type:NAME Per elem: C cycles(tsc) N ns\n"
+	"              (step:S) - (measurement period time:T sec\n"
+	"              time_interval:I) - (invoke count:K tsc_interval:Z)\",\n"
+	"              MODULE being time_bench (this suite), bench_page_pool\n"
+	"              (upstream's kselftest module) or any other module name.\n"
+	"              Each is the load's value: Z/K cycles per element (three\n"
+	"              decimals, finer than C) and the printed N ns per element.\n"
+	"              A line must be complete to its closing \")\", and C must\n"
+	"              be floor(Z/K); a line cut short anywhere is an error,\n"
+	"              never read from what is left of it. The lines\n"
+	"              \"Type:NAME Spread over N reps: ...\", the per-CPU\n"
+	"              \"Type:NAME CPU(N) ...\" and \"Sum Type:...\" lines, other\n"
+	"              drivers' \"MODULE: Type: 5\" (a blank after Type:) and\n"
+	"              all other lines are ignored.\n"
 	"\n"
-	"       CRLF line ends are accepted. A file without any value is an\n"
-	"       error.\n"
+	"       Upstream's test script\n"
+	"              (tools/testing/selftests/net/bench/page_pool) prints\n"
+	"              \"NAME Per elem: C cycles(tsc) N ns\", in CI logs with the\n"
+	"              kselftest runner's \"# \" in front: C cycles (whole, as\n"
+	"              printed) and N ns per element, the whole line or an\n"
+	"              error. Loads are grouped as in dmesg logs; a trimmed\n"
+	"              line that repeats, with the same C and N, the Type:\n"
+	"              line its load already gave (the script prints both) is\n"
+	"              no second value.\n"
 	"\n"
-	"OUTPUT\n"
+	"              \"MODULE: instrument: clock=C accel=A\", printed once per\n"
+	"              load before its overhead: line, starts a load whose\n"
+	"              clock is C (instructions or cycles) and whose\n"
+	"              environment has accel A; the loads of a log without it\n"
+	"              count cycles. \"bench_page_pool_simple: overhead:\" also\n"
+	"              starts a load, and so does a test that the open load\n"
+	"              already printed (module versions that print neither).\n"
+	"\n"
+	"       Input is hostile until parsed. Every line that is read must\n"
+	"       end in a newline (the last line of a file too: a file cut\n"
+	"       short ends without one), and may hold no NUL byte and no\n"
+	"       control character (tab aside) or byte that is not printable\n"
+	"       UTF-8; test names are printable ASCII. Numbers are plain\n"
+	"       decimals (no sign, no inf or nan), per-element values at most\n"
+	"       18446744073709551615 (what a u64 per element can be), integer\n"
+	"       fields at most that. CRLF line ends are accepted. Anything\n"
+	"       else is an error, and so is a file without any value.\n"
+	"\n"
+"OUTPUT\n"
 	"       First a line \"environment differs: KEY: before X, after Y\" for\n"
 	"       each part of the results files' environment (kernel, CPU model,\n"
 	"       command line, parameters, kernel options, runtime settings) that\n"
-	"       is not the same in every load of both sides. Then the table:\n"
-	"       test, cycles before, after and diff, ns before, after and diff,\n"
-	"       % change (cycles diff in % of cycles before), the interval of\n"
-	"       the cycles diff, loads before/after, the Holm-adjusted p and the\n"
-	"       verdict. Values keep the decimals of their input (three for a\n"
-	"       quotient of integer totals); diff and % carry a sign; \"-\" marks\n"
-	"       a value that cannot be computed. Rows follow the order in which\n"
-	"       tests first appear in the before input. Tests found on one side\n"
-	"       only are listed after the table (\"only in before: NAME\"), then\n"
-	"       lines say what the columns and the verdict are.\n"
+	"       is not the same in every load of both sides (with more than\n"
+	"       eight values on a side, the eight commonest and the rest summed\n"
+	"       up). Then the table. Its first eight columns are those\n"
+	"       reviewers paste on the list: test, cycles before, after and\n"
+	"       diff, ns before, after and diff, % change. The verdict's\n"
+	"       columns follow where they add to these: the interval of the\n"
+	"       cycles diff where a row has one, p (Holm-adjusted) and verdict\n"
+	"       where a row has a verdict, loads before/after with them or\n"
+	"       where a row has fewer loads than its side; when no row can\n"
+	"       have a verdict (one load a side, say), a line under the table\n"
+	"       says how many loads it would take.\n"
+	"\n"
+	"       % change is the ns diff in % of ns before, in every format:\n"
+	"       the figure reviewers compute (org: $8=(($7/$5)*100)), and the\n"
+	"       one a dmesg line prints with decimals (C is truncated). Under\n"
+	"       instructions it is the instructions diff in % of\n"
+	"       instructions before. The verdict and the interval are of the\n"
+	"       cycles (instructions): the counter the module reads, which ns\n"
+	"       follow within a load; --fail-above gates on % change.\n"
+	"\n"
+	"       Values keep the decimals of their input (three for a\n"
+	"       quotient of integer totals), one more in a row whose median\n"
+	"       or shift lies halfway between two such values (103.5 of 103\n"
+	"       and 104 is never shown as 104); diff and % carry a sign; \"-\"\n"
+	"       marks a value that cannot be computed. The interval's label\n"
+	"       gives its level 1 - alpha with the digits it takes (99.9999%,\n"
+	"       never a rounded 100%). Rows follow the order in which tests\n"
+	"       first appear in the before input. Tests found on one side\n"
+	"       only are listed after the table (\"only in before: NAME\"),\n"
+	"       then lines say what the columns and the verdict are.\n"
+	"\n"
+	"       org tables are the reviewers' org tables: diffs without a\n"
+	"       sign, % change with one decimal and no \"%\", and under the\n"
+	"       table the formula that computes it,\n"
+	"       \"#+TBLFM: $8=(($7/$5)*100);%.1f\", so that org-mode's\n"
+	"       recalculation (C-c C-c on it) changes nothing.\n"
+	"\n"
+	"       -f json prints one object instead: \"format\": \"bench-compare\n"
+	"       1\"; \"settings\": {\"clock\", \"load_stat\", \"alpha\",\n"
+	"       \"interval_level_percent\", \"pct_change_of\"}; \"loads\":\n"
+	"       {\"before\", \"after\"}; \"environment_differences\": [{\"key\",\n"
+	"       \"before\": [{\"value\", \"loads\"}...], \"after\": [...]}...], value\n"
+	"       null for loads without the key; \"rows\": [{\"test\", CLOCK:\n"
+	"       {\"before\", \"after\", \"diff\", \"ci\": [LO, HI] or null}, \"ns\":\n"
+	"       {\"before\", \"after\", \"diff\"} (not under instructions),\n"
+	"       \"pct_change\", \"loads\": {\"before\", \"after\"}, \"p_raw\",\n"
+	"       \"p_holm\", \"verdict\": \"change\", \"noise\" or \"n/a\",\n"
+	"       \"need_loads\"}...], CLOCK being \"cycles\" or \"instructions\";\n"
+	"       \"only_in\": {\"before\": [names], \"after\": [names]}. Every row has\n"
+	"       every column; numbers carry the table's decimals, and null is\n"
+	"       what cannot be computed (the table's \"-\").\n"
 	"\n"
 	"EXIT STATUS\n"
 	"       0      Success.\n"
 	"       1      --fail-above was given and a test regressed beyond it\n"
-	"              with a \"change\" verdict.\n"
+	"              with a \"change\" verdict, or no row could be judged (no\n"
+	"              test on both sides, or every row n/a): a gate that\n"
+	"              checked nothing fails.\n"
 	"       2      Usage error, an input file missing, unreadable or bad\n"
-	"              (\"" PROG ": FILE:LINE: what is wrong\" on stderr), or the\n"
-	"              plot could not be drawn.\n"
+	"              (\"" PROG ": FILE:LINE: what is wrong\" on stderr), loads\n"
+	"              of different clocks, or the plot could not be drawn.\n"
 	"\n"
 	"EXAMPLES\n"
 	"       Two kernels, eight fresh guests each, interleaved (the project's\n"
@@ -175,11 +300,23 @@ static const char help_text[] =
 	"              cat /sys/kernel/debug/bench_page_pool_simple/results >b1\n"
 	"              rmmod bench_page_pool_simple\n"
 	"\n"
+	"       A/B on a test box, ten loads each, collected by the kselftest\n"
+	"       wrapper into one directory per kernel:\n"
+	"              " PROG " results-A/ results-B/\n"
+	"\n"
+	"       The kselftest output of upstream's benchmark on two kernels,\n"
+	"       as an org table to paste beside the reviewers' (% change as\n"
+	"       their #+TBLFM computes it):\n"
+	"              " PROG " -f org ksft-A.log ksft-B.log\n"
+	"\n"
 	"       Many loads in one dmesg log against an earlier one:\n"
 	"              dmesg | " PROG " old-dmesg.log -\n"
 	"\n"
 	"       As a table for a GitHub review, with a picture:\n"
 	"              " PROG " -f markdown --plot ab.svg b1 b2 b3 b4 -- a1 a2 a3 a4\n"
+	"\n"
+	"       Track the numbers of a CI job, one JSON object per run:\n"
+	"              " PROG " -f json base/ new/ | jq '.rows[] | {test, pct_change}'\n"
 	"\n"
 	"       Fail a CI job on a significant slowdown above 5%:\n"
 	"              " PROG " --fail-above 5 before.log after.log\n";
@@ -228,62 +365,91 @@ struct options {
 	int nr_files[NR_SIDES];
 };
 
+static int opt_format(struct options *o, const char *v)
+{
+	static const struct {
+		const char *name;
+		enum out_format fmt;
+	} formats[] = {
+		{ "text", OUT_TEXT }, { "markdown", OUT_MARKDOWN },
+		{ "md", OUT_MARKDOWN }, { "org", OUT_ORG }, { "json", OUT_JSON },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		if (!strcmp(v, formats[i].name)) {
+			o->fmt = formats[i].fmt;
+			return 0;
+		}
+	}
+	return usage_error("unknown format '%s' (text, markdown, org or json)",
+			   v);
+}
+
+static int opt_alpha(struct options *o, const char *v)
+{
+	char *end;
+
+	o->alpha = strtod(v, &end);
+	if (!*v || *end || !(o->alpha > 0 && o->alpha < 1))
+		return usage_error("bad --alpha '%s': need 0 < A < 1", v);
+	return 0;
+}
+
+static int opt_fail_above(struct options *o, const char *v)
+{
+	char *end;
+
+	o->fail_above = strtod(v, &end);
+	if (!*v || *end || !(o->fail_above >= 0) || !isfinite(o->fail_above))
+		return usage_error("bad --fail-above '%s': need a percentage >= 0",
+				   v);
+	return 0;
+}
+
+static int opt_load_stat(struct options *o, const char *v)
+{
+	if (load_stat_parse(v, &o->load_stat))
+		return usage_error("bad --load-stat '%s': min or median", v);
+	return 0;
+}
+
+static int opt_plot(struct options *o, const char *v)
+{
+	if (!plot_path_ok(v))
+		return usage_error("bad --plot '%s': the name must end in .svg or .png",
+				   v);
+	o->plot = v;
+	return 0;
+}
+
+/* The options with a value: long name, short name or NULL, handler. */
+static const struct {
+	const char *name;
+	const char *short_name;
+	int (*apply)(struct options *o, const char *v);
+} value_options[] = {
+	{ "--format", "-f", opt_format },
+	{ "--alpha", NULL, opt_alpha },
+	{ "--fail-above", NULL, opt_fail_above },
+	{ "--load-stat", NULL, opt_load_stat },
+	{ "--plot", NULL, opt_plot },
+};
+
 /* Applies option argv[*i] (and its value); 0, or 2 after a usage error. */
 static int parse_option(int argc, char **argv, int *i, struct options *o)
 {
-	const char *a = argv[*i], *v;
+	const char *a = argv[*i], *v = NULL;
 	bool missing = false;
-	char *end;
+	size_t k;
 
-	v = opt_value(argv, argc, i, "--format", &missing);
-	if (!v && !missing)
-		v = opt_value(argv, argc, i, "-f", &missing);
-	if (v) {
-		if (!strcmp(v, "text"))
-			o->fmt = OUT_TEXT;
-		else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
-			o->fmt = OUT_MARKDOWN;
-		else if (!strcmp(v, "org"))
-			o->fmt = OUT_ORG;
-		else
-			return usage_error("unknown format '%s' (text, markdown or org)",
-					   v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--alpha", &missing);
-	if (v) {
-		o->alpha = strtod(v, &end);
-		if (!*v || *end || !(o->alpha > 0 && o->alpha < 1))
-			return usage_error("bad --alpha '%s': need 0 < A < 1", v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--fail-above", &missing);
-	if (v) {
-		o->fail_above = strtod(v, &end);
-		if (!*v || *end || !(o->fail_above >= 0) ||
-		    !isfinite(o->fail_above))
-			return usage_error("bad --fail-above '%s': need a percentage >= 0",
-					   v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--load-stat", &missing);
-	if (v) {
-		if (load_stat_parse(v, &o->load_stat))
-			return usage_error("bad --load-stat '%s': min or median",
-					   v);
-		return 0;
-	}
-	if (!missing)
-		v = opt_value(argv, argc, i, "--plot", &missing);
-	if (v) {
-		if (!plot_path_ok(v))
-			return usage_error("bad --plot '%s': the name must end in .svg or .png",
-					   v);
-		o->plot = v;
-		return 0;
+	for (k = 0; k < ARRAY_SIZE(value_options) && !v && !missing; k++) {
+		v = opt_value(argv, argc, i, value_options[k].name, &missing);
+		if (!v && !missing && value_options[k].short_name)
+			v = opt_value(argv, argc, i, value_options[k].short_name,
+				      &missing);
+		if (v)
+			return value_options[k].apply(o, v);
 	}
 	if (missing)
 		return usage_error("option '%s' needs a value", a);
@@ -345,6 +511,46 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/*
+ * --fail-above: 1 if a row regressed beyond @limit with a "change"
+ * verdict, and 1 too if no row could be judged: a gate that checked
+ * nothing must not pass. Each finding is one line on stderr.
+ */
+static int gate_fail_above(const struct comparison *cmp, double limit)
+{
+	size_t i, judged = 0;
+	int ret = 0;
+
+	for (i = 0; i < cmp->nr; i++) {
+		const struct row *r = &cmp->rows[i];
+		char *pct;
+
+		if (r->verdict == VERDICT_NA || isnan(r->pct))
+			continue;
+		judged++;
+		if (r->verdict != VERDICT_CHANGE || !(r->pct > limit))
+			continue;
+		pct = fmt_pct(r->pct);
+		fprintf(stderr,
+			PROG ": regression above %g%%: %s %s/elem %s (p=%.3g after Holm)\n",
+			limit, r->test->name,
+			r->pct_of == MET_NS ? "ns" : clock_names[cmp->clock],
+			pct, r->p_adj);
+		free(pct);
+		ret = 1;
+	}
+	if (!judged) {
+		fprintf(stderr, PROG ": --fail-above %g: no row could be judged (%s)\n",
+			limit, cmp->nr ? "every row n/a: too few loads" :
+					 "no test present on both sides");
+		return 1;
+	}
+	if (judged < cmp->nr)
+		fprintf(stderr, PROG ": --fail-above %g: %zu of %zu rows not judged (n/a)\n",
+			limit, cmp->nr - judged, cmp->nr);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {
@@ -356,7 +562,6 @@ int main(int argc, char **argv)
 	struct bench_set set = { NULL };
 	struct comparison cmp;
 	bool bad = false;
-	size_t i;
 	int s, f, ret;
 
 	ret = parse_args(argc, argv, &o);
@@ -368,39 +573,28 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	set.load_stat = o.load_stat;
 	for (s = 0; s < NR_SIDES; s++) {
 		for (f = 0; f < o.nr_files[s]; f++) {
 			if (read_input(&set, (enum side)s, o.files[s][f]))
 				bad = true;
 		}
 	}
-	if (bad) {
+	if (bad || check_clocks(&set)) {
 		free_set(&set);
 		return 2;
 	}
 
-	compare_build(&set, o.alpha, &cmp);
+	compare_build(&set, o.alpha, o.load_stat, &cmp);
 	/* all or nothing: no table when the picture cannot be drawn */
 	if (o.plot && plot_write(&cmp, o.plot))
 		ret = 2;
+	else if (o.fmt == OUT_JSON)
+		print_json(&set, &cmp);
 	else
 		print_report(&set, &cmp, o.fmt);
 
-	for (i = 0; !ret && o.fail_above >= 0 && i < cmp.nr; i++) {
-		const struct row *r = &cmp.rows[i];
-		char *pct;
-
-		if (r->verdict != VERDICT_CHANGE ||
-		    !(r->m[MET_CYCLES].pct > o.fail_above))
-			continue;
-		pct = fmt_pct(r->m[MET_CYCLES].pct);
-		fprintf(stderr,
-			PROG ": regression above %g%%: %s cycles/elem %s (p=%.3g after Holm)\n",
-			o.fail_above, r->test->name, pct, r->p_adj);
-		free(pct);
-		ret = 1;
-	}
+	if (!ret && o.fail_above >= 0)
+		ret = gate_fail_above(&cmp, o.fail_above);
 
 	compare_free(&cmp);
 	free_set(&set);

@@ -3,7 +3,8 @@
  * bench-compare: the picture (--plot FILE.svg or FILE.png), drawn by
  * gnuplot.
  *
- * One column per row of the table: each side's per-load cycles/elem as
+ * One column per row of the table: each side's per-load cycles/elem (or
+ * instructions/elem, as the clock of the loads says) as
  * points, before on the left, after on the right, and each side's median
  * as a bar. Values are in percent of the before median, so that tests of
  * 100 and of 30000 cycles share one axis and a shift reads as a percent.
@@ -149,12 +150,15 @@ static void put_points(FILE *f, const struct comparison *cmp)
 		double ref = r->m[MET_CYCLES].before;
 
 		for (s = 0; s < NR_SIDES; s++) {
-			const struct vec *v = &r->test->val[s][MET_CYCLES];
+			const struct vec *v = &r->m[MET_CYCLES].v[s];
 			double x = (double)i + (s ? PLOT_OFFSET : -PLOT_OFFSET);
 
-			for (j = 0; j < v->n; j++)
-				fprintf(f, "%g %.6g %d\n", x,
-					ref ? v->v[j] / ref * 100 : 0, s);
+			for (j = 0; j < v->n; j++) {
+				double y = ref ? v->v[j] / ref * 100 : 0;
+
+				if (isfinite(y))
+					fprintf(f, "%g %.6g %d\n", x, y, s);
+			}
 		}
 	}
 }
@@ -166,9 +170,9 @@ static void put_medians(FILE *f, const struct comparison *cmp)
 
 	for (i = 0; i < cmp->nr; i++) {
 		const struct metric_cmp *mc = &cmp->rows[i].m[MET_CYCLES];
+		double y = mc->before ? mc->after / mc->before * 100 : 0;
 
-		fprintf(f, "%zu 100 %.6g %s\n", i,
-			mc->before ? mc->after / mc->before * 100 : 0,
+		fprintf(f, "%zu 100 %.6g %s\n", i, isfinite(y) ? y : 0,
 			cmp->rows[i].test->name);
 	}
 }
@@ -184,10 +188,12 @@ static bool plot_range(const struct comparison *cmp, double *plo, double *phi)
 		const struct row *r = &cmp->rows[i];
 
 		for (s = 0; s < NR_SIDES; s++) {
-			const struct vec *v = &r->test->val[s][MET_CYCLES];
+			const struct vec *v = &r->m[MET_CYCLES].v[s];
 
 			for (j = 0; j < v->n && r->m[MET_CYCLES].before > 0; j++) {
 				y = v->v[j] / r->m[MET_CYCLES].before * 100;
+				if (!isfinite(y))
+					continue;
 				if (y > 0 && y < lo)
 					lo = y;
 				if (y > hi)
@@ -213,7 +219,8 @@ static void put_script(FILE *gp, const struct comparison *cmp, bool svg)
 		fprintf(gp, "set terminal pngcairo size %zu,560\n", width);
 	fputs("set termoption noenhanced\n", gp);
 	fprintf(gp,
-		"set title \"cycles/elem of each load, in %% of the before median (%s of each load)\"\n",
+		"set title \"%s/elem of each load, in %% of the before median (%s of each load)\"\n",
+		clock_names[cmp->clock],
 		cmp->load_stat == LOAD_MIN ? "cheapest repetition" :
 					     "median repetition");
 	fputs("set ylabel \"% of before median\"\n"

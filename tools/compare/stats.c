@@ -13,6 +13,8 @@
 
 #include "bench_compare.h"
 
+#define HL_SEED		0x484c5f7368696674ULL	/* "HL_shift" */
+
 int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -30,7 +32,7 @@ double median(const double *v, size_t n)
 	s = xrealloc(NULL, n * sizeof(*s));
 	memcpy(s, v, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_double);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	m = n % 2 ? s[n / 2] : s[n / 2 - 1] / 2 + s[n / 2] / 2;
 	free(s);
 	return m;
 }
@@ -333,15 +335,171 @@ size_t mwu_ci_k(size_t n1, size_t n2, double alpha)
 }
 
 /*
+ * The sorted samples and, per row i (b[i]), the candidates a[lo..hi-1]
+ * while selecting a difference, and the counts of the last pivot.
+ */
+struct hl_rows {
+	double *b, *a;
+	size_t nb, na;
+	size_t *lo, *hi;
+	size_t *lt, *le;	/* differences < and <= the pivot, per row */
+	unsigned long long rng;
+};
+
+static void hl_init(struct hl_rows *w, const double *b, size_t nb,
+		    const double *a, size_t na)
+{
+	w->nb = nb;
+	w->na = na;
+	w->b = xcalloc(nb + na, sizeof(*w->b));
+	w->a = w->b + nb;
+	memcpy(w->b, b, nb * sizeof(*b));
+	memcpy(w->a, a, na * sizeof(*a));
+	qsort(w->b, nb, sizeof(*w->b), cmp_double);
+	qsort(w->a, na, sizeof(*w->a), cmp_double);
+	w->lo = xcalloc(4 * nb, sizeof(*w->lo));
+	w->hi = w->lo + nb;
+	w->lt = w->hi + nb;
+	w->le = w->lt + nb;
+	w->rng = HL_SEED;
+}
+
+static void hl_free(struct hl_rows *w)
+{
+	free(w->b);
+	free(w->lo);
+}
+
+/* splitmix64: a fixed seed, so that every run picks the same pivots */
+static unsigned long long hl_rand(unsigned long long *state)
+{
+	unsigned long long z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Counts, per row i, the differences a[j] - b[i] below @pivot (lt) and
+ * not above it (le), with two pointers: both sorted, a row's count can
+ * only grow with i. O(nb + na). Returns the totals in *@lt and *@le.
+ */
+static void hl_count(struct hl_rows *w, double pivot, size_t *lt, size_t *le)
+{
+	const double *a = w->a, *b = w->b;
+	size_t i, jl = 0, je = 0;
+
+	*lt = 0;
+	*le = 0;
+	for (i = 0; i < w->nb; i++) {
+		while (jl < w->na && a[jl] - b[i] < pivot)
+			jl++;
+		while (je < w->na && a[je] - b[i] <= pivot)
+			je++;
+		w->lt[i] = jl;
+		w->le[i] = je;
+		*lt += jl;
+		*le += je;
+	}
+}
+
+/*
+ * A candidate picked at random, NAN once few enough are left to sort;
+ * *@remaining candidates, *@left differences left of all of them.
+ */
+static double hl_pivot(struct hl_rows *w, size_t *remaining, size_t *left)
+{
+	size_t i, r;
+
+	*remaining = 0;
+	*left = 0;
+	for (i = 0; i < w->nb; i++) {
+		*remaining += w->hi[i] - w->lo[i];
+		*left += w->lo[i];
+	}
+	/* sorting what is left costs no more than counting once */
+	if (*remaining <= w->nb + w->na)
+		return NAN;
+	r = (size_t)(hl_rand(&w->rng) % *remaining);
+	for (i = 0; r >= w->hi[i] - w->lo[i]; i++)
+		r -= w->hi[i] - w->lo[i];
+	return w->a[w->lo[i] + r] - w->b[i];
+}
+
+/* The @k-th smallest (1-based) of the @n candidates left: sorted. */
+static double hl_gather(const struct hl_rows *w, size_t n, size_t k)
+{
+	double *d = xcalloc(n, sizeof(*d)), x;
+	size_t i, j, m = 0;
+
+	for (i = 0; i < w->nb; i++) {
+		for (j = w->lo[i]; j < w->hi[i]; j++)
+			d[m++] = w->a[j] - w->b[i];
+	}
+	qsort(d, n, sizeof(*d), cmp_double);
+	x = d[k - 1];
+	free(d);
+	return x;
+}
+
+/*
+ * The @k-th smallest (1 <= k <= nb * na) of the differences a[j] - b[i],
+ * without making them: a random candidate is the pivot, counting the
+ * differences on each side of it narrows every row's candidates to
+ * that side (the pivot itself drops out), until few are left.
+ * O((nb + na) log(nb na)) expected time, O(nb + na) memory.
+ */
+static double hl_select(struct hl_rows *w, size_t k)
+{
+	size_t i, lt, le, remaining, left;
+	double pivot;
+
+	for (i = 0; i < w->nb; i++) {
+		w->lo[i] = 0;
+		w->hi[i] = w->na;
+	}
+	for (;;) {
+		pivot = hl_pivot(w, &remaining, &left);
+		if (isnan(pivot))
+			return hl_gather(w, remaining, k - left);
+		hl_count(w, pivot, &lt, &le);
+		if (k > lt && k <= le)
+			return pivot;
+		for (i = 0; i < w->nb; i++) {
+			if (k <= lt && w->lt[i] < w->hi[i])
+				w->hi[i] = w->lt[i] > w->lo[i] ? w->lt[i] : w->lo[i];
+			else if (k > le && w->le[i] > w->lo[i])
+				w->lo[i] = w->le[i] < w->hi[i] ? w->le[i] : w->hi[i];
+		}
+	}
+}
+
+/* The @k-th smallest difference a[j] - b[i]; for the unit tests. */
+double hl_kth_difference(const double *b, size_t nb, const double *a,
+			 size_t na, size_t k)
+{
+	struct hl_rows w;
+	double x;
+
+	hl_init(&w, b, nb, a, na);
+	x = hl_select(&w, k);
+	hl_free(&w);
+	return x;
+}
+
+/*
  * The Hodges-Lehmann estimate of the shift from @b (before) to @a
  * (after): the median of the nb * na differences a[j] - b[i], and its
- * confidence interval at level 1 - @alpha from mwu_ci_k().
+ * confidence interval at level 1 - @alpha from mwu_ci_k(): the k-th
+ * smallest and k-th largest differences. The differences are selected,
+ * never stored: 100k loads a side take O(n) memory.
  */
 void hl_shift(const double *b, size_t nb, const double *a, size_t na,
 	      double alpha, struct shift *out)
 {
-	size_t big_n = nb * na, i, j;
-	double *d;
+	size_t big_n = nb * na;
+	struct hl_rows w;
 
 	out->est = NAN;
 	out->lo = -INFINITY;
@@ -349,20 +507,16 @@ void hl_shift(const double *b, size_t nb, const double *a, size_t na,
 	out->k = 0;
 	if (!big_n)
 		return;
-	d = xcalloc(big_n, sizeof(*d));
-	for (i = 0; i < nb; i++) {
-		for (j = 0; j < na; j++)
-			d[i * na + j] = a[j] - b[i];
-	}
-	qsort(d, big_n, sizeof(*d), cmp_double);
-	out->est = big_n % 2 ? d[big_n / 2] :
-		   (d[big_n / 2 - 1] + d[big_n / 2]) / 2;
+	hl_init(&w, b, nb, a, na);
+	out->est = hl_select(&w, (big_n + 1) / 2);
+	if (big_n % 2 == 0)
+		out->est = out->est / 2 + hl_select(&w, big_n / 2 + 1) / 2;
 	out->k = mwu_ci_k(nb, na, alpha);
 	if (out->k) {
-		out->lo = d[out->k - 1];
-		out->hi = d[big_n - out->k];
+		out->lo = hl_select(&w, out->k);
+		out->hi = hl_select(&w, big_n + 1 - out->k);
 	}
-	free(d);
+	hl_free(&w);
 }
 
 struct holm_item {

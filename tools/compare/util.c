@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench-compare: memory that ends the program when it runs out, and the
+ * bench-compare: memory that ends the program when it runs out, growing
+ * arrays and strings, the bytes a line or a name may hold, and the
  * parsing and printing of numbers with the decimals they came with.
  */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +14,22 @@
 #include "bench_compare.h"
 
 const char * const side_names[NR_SIDES] = { "before", "after" };
+const char * const clock_names[NR_CLOCKS] = {
+	[CLOCK_CYCLES] = "cycles",
+	[CLOCK_INSTRUCTIONS] = "instructions",
+};
+
+/* "bench-compare: MESSAGE" on stderr. */
+void complain(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 /* Running out of memory is reported and ends the program (exit 2). */
 void out_of_memory(void)
@@ -48,20 +66,13 @@ char *xstrdup(const char *s)
 
 char *xasprintf(const char *fmt, ...)
 {
+	struct sbuf b = { NULL };
 	va_list ap;
-	char *s;
-	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	if (len < 0)
-		out_of_memory();
-	s = xrealloc(NULL, (size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	return s;
+	return sbuf_take(&b);
 }
 
 void vec_push(struct vec *vec, double x)
@@ -73,9 +84,155 @@ void vec_push(struct vec *vec, double x)
 	vec->v[vec->n++] = x;
 }
 
+/* Room for @n more items in *@p of @size each, holding @nr of *@cap. */
+static void grow(void **p, size_t size, size_t nr, size_t *cap, size_t n)
+{
+	size_t want = nr + n, c = *cap ? *cap : 8;
+
+	if (want < nr || want > (size_t)-1 / 2 / size)
+		out_of_memory();
+	if (want <= *cap)
+		return;
+	while (c < want)
+		c *= 2;
+	*p = xrealloc(*p, c * size);
+	*cap = c;
+}
+
+/* Appends one load's @n repetitions. */
+void series_add(struct series *s, const double *reps, size_t n)
+{
+	grow((void **)&s->reps, sizeof(*s->reps), s->nr_reps, &s->cap_reps, n);
+	grow((void **)&s->ends, sizeof(*s->ends), s->nr_loads, &s->cap_loads,
+	     1);
+	memcpy(s->reps + s->nr_reps, reps, n * sizeof(*reps));
+	s->nr_reps += n;
+	s->ends[s->nr_loads++] = s->nr_reps;
+}
+
+/* The repetitions of load @i, *@n of them. */
+const double *series_load(const struct series *s, size_t i, size_t *n)
+{
+	size_t start = i ? s->ends[i - 1] : 0;
+
+	*n = s->ends[i] - start;
+	return s->reps + start;
+}
+
+void series_free(struct series *s)
+{
+	free(s->reps);
+	free(s->ends);
+	memset(s, 0, sizeof(*s));
+}
+
+void sbuf_add(struct sbuf *b, const char *s, size_t len)
+{
+	grow((void **)&b->s, 1, b->len, &b->cap, len + 1);
+	memcpy(b->s + b->len, s, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	int len;
+
+	va_copy(again, ap);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	if (len < 0)
+		out_of_memory();
+	grow((void **)&b->s, 1, b->len, &b->cap, (size_t)len + 1);
+	vsnprintf(b->s + b->len, (size_t)len + 1, fmt, again);
+	va_end(again);
+	b->len += (size_t)len;
+}
+
+void sbuf_addf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* The string built so far (never NULL); @b is empty again. */
+char *sbuf_take(struct sbuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	memset(b, 0, sizeof(*b));
+	return s;
+}
+
 bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
+}
+
+/*
+ * The length of the UTF-8 sequence at @s that encodes a printable code
+ * point: not a C1 control (U+0080..U+009F, which terminals obey), no
+ * overlong form, no surrogate, at most U+10FFFF. 0 if it is none.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int cp, i, n;
+
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2, cp = *s & 0x1f;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3, cp = *s & 0x0f;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4, cp = *s & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * The first byte of @s that must not reach a terminal: a control
+ * character but tab, DEL, or a byte that is not part of a printable
+ * UTF-8 character. NULL if there is none.
+ */
+const char *find_unprintable(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = 1;
+
+		if (*p >= 0x80)
+			n = utf8_len(p);
+		else if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+			n = 0;
+		if (!n)
+			return (const char *)p;
+		p += n;
+	}
+	return NULL;
+}
+
+/* The first byte of a test name that is not printable ASCII, or NULL. */
+const char *find_nonname(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return s + i;
+	}
+	return NULL;
 }
 
 /*
@@ -100,12 +257,15 @@ int scan_ull(const char **s, unsigned long long *val)
 	return digits;
 }
 
-/* A whole string of digits: true and @val set, or false. */
-bool parse_ull(const char *s, unsigned long long *val)
+/* A whole string of digits: NUM_OK and @val set, else why not. */
+enum num_status parse_ull(const char *s, unsigned long long *val)
 {
 	const char *p = s;
+	int digits = scan_ull(&p, val);
 
-	return scan_ull(&p, val) > 0 && !*p;
+	if (digits < 0)
+		return is_digit(*p) ? NUM_RANGE : NUM_BAD;
+	return digits && !*p ? NUM_OK : NUM_BAD;
 }
 
 /*
@@ -171,17 +331,33 @@ int number_decimals(const char *s, size_t len)
 	return frac > 99 ? 99 : (int)frac;
 }
 
-/* A whole string that is a finite plain decimal number, and its decimals. */
-bool parse_double(const char *s, double *val, int *decimals)
+/*
+ * The @len characters at @s as a per-element value: exactly a plain
+ * decimal number (number_len()), at most VALUE_MAX, and its decimals.
+ */
+enum num_status parse_value(const char *s, size_t len, double *val,
+			    int *decimals)
 {
-	size_t len = number_len(s);
+	char buf[64], *copy = buf;
 
-	if (!len || s[len])
-		return false;
-	*val = strtod(s, NULL);
+	if (!len || number_len(s) != len)
+		return NUM_BAD;
+	if (len >= sizeof(buf))
+		copy = xrealloc(NULL, len + 1);
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	*val = strtod(copy, NULL);
+	if (copy != buf)
+		free(copy);
 	if (decimals)
 		*decimals = number_decimals(s, len);
-	return isfinite(*val);
+	return isfinite(*val) && *val <= VALUE_MAX ? NUM_OK : NUM_RANGE;
+}
+
+/* A whole string that is a per-element value (parse_value()). */
+bool parse_double(const char *s, double *val, int *decimals)
+{
+	return parse_value(s, strlen(s), val, decimals) == NUM_OK;
 }
 
 /*
@@ -195,6 +371,38 @@ char *fmt_fixed(double x, int decimals, bool sign)
 	if (s[0] == '-' && !s[1 + strspn(s + 1, "0.")]) {
 		free(s);
 		s = xasprintf(sign ? "%+.*f" : "%.*f", decimals, 0.0);
+	}
+	return s;
+}
+
+/*
+ * Whether @x lies on half a unit of its @decimals-th decimal: the mean
+ * of two values of that many decimals that differ by an odd number of
+ * units (103.5 from 103 and 104), which must not be shown as whole.
+ */
+bool on_half_unit(double x, int decimals)
+{
+	double y = fabs(x) * pow(10, decimals);
+
+	return y < 1 / DBL_EPSILON && fabs(y - floor(y) - 0.5) < 1 / 1e6;
+}
+
+/*
+ * The level 1 - @alpha in percent, with as many digits as it takes to
+ * tell it from its neighbours: "95", "99.9", "99.9999999999"; never a
+ * rounded "100".
+ */
+char *fmt_level(double alpha)
+{
+	double want = 100 * alpha;
+	char *s = NULL;
+	int prec;
+
+	for (prec = 2; prec <= 17; prec++) {
+		free(s);
+		s = xasprintf("%.*g", prec, 100 - want);
+		if (fabs(100 - strtod(s, NULL) - want) <= want / 1000)
+			break;
 	}
 	return s;
 }

@@ -64,6 +64,7 @@ static void test_reduce(void)
 {
 	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 }, one[] = { 7.5 };
 	double reps[] = { 18.3, 18.1, 25.0, 18.2 };
+	double big[] = { 1.5e308, 1.5e308, 1.5e308, 1.5e308 };
 
 	KTAP_CHECK(near(median(odd, 3), 2, 0) && odd[0] == 3,
 		   "median of 3 values is the middle one, input unsorted");
@@ -79,6 +80,8 @@ static void test_reduce(void)
 		   "reduce_load median: the median repetition, outlier ignored");
 	KTAP_CHECK(reps[0] == 18.3 && reps[2] == 25.0,
 		   "reduce_load leaves the repetitions in their order");
+	KTAP_CHECK(median(big, 2) == 1.5e308 && median(big, 4) == 1.5e308,
+		   "the median of two values near DBL_MAX does not overflow");
 }
 
 static bool ranks_are(const double *v, size_t n, const double *want)
@@ -391,6 +394,100 @@ static void test_hl_shift(void)
 	KTAP_CHECK(isnan(sh.est) && sh.k == 0, "HL shift of no values: NaN");
 }
 
+/* The @k-th smallest of all differences a[j] - b[i], made and sorted. */
+static double brute_kth(const double *b, size_t nb, const double *a,
+			size_t na, size_t k)
+{
+	double *d = xcalloc(nb * na, sizeof(*d)), x;
+	size_t i, j;
+
+	for (i = 0; i < nb; i++) {
+		for (j = 0; j < na; j++)
+			d[i * na + j] = a[j] - b[i];
+	}
+	qsort(d, nb * na, sizeof(*d), cmp_double);
+	x = d[k - 1];
+	free(d);
+	return x;
+}
+
+/* @n values: few distinct levels (ties) if @tied, else continuous. */
+static void rand_sample(double *v, size_t n, bool tied, double shift,
+			ktap_u64 *rng)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = tied ? (double)(ktap_rand_u64(rng) % 5) + shift :
+			      100 + 4 * rand_normalish(rng) + shift;
+}
+
+/*
+ * The selection of the k-th difference (random pivots, counts with two
+ * pointers) against sorting all nb * na of them, on random samples with
+ * and without ties, for the smallest, the largest and random k.
+ */
+static void test_hl_select(void)
+{
+	ktap_u64 rng = 0x73656c6563742121ULL;
+	double b[300], a[300];
+	unsigned int t, bad = 0, checks = 0;
+
+	for (t = 0; t < 400; t++) {
+		size_t nb = 1 + ktap_rand_u64(&rng) % (t < 380 ? 40 : 300);
+		size_t na = 1 + ktap_rand_u64(&rng) % (t < 380 ? 40 : 300);
+		size_t n = nb * na, r;
+
+		rand_sample(b, nb, t % 2, 0, &rng);
+		rand_sample(a, na, t % 2, (double)(t % 3), &rng);
+		for (r = 0; r < 12; r++) {
+			size_t k = r == 0 ? 1 : r == 1 ? n :
+				   1 + ktap_rand_u64(&rng) % n;
+			double got = hl_kth_difference(b, nb, a, na, k);
+
+			checks++;
+			if (got != brute_kth(b, nb, a, na, k) && bad++ < 5)
+				ktap_diag("%zu/%zu, k %zu: %g, sorted %g", nb,
+					  na, k, got, brute_kth(b, nb, a, na, k));
+		}
+	}
+	KTAP_CHECK(!bad,
+		   "k-th difference by selection equals sorting all nb*na of them (%u checks, %u wrong)",
+		   checks, bad);
+}
+
+/* hl_shift against the median and order statistics of all differences. */
+static void test_hl_brute(void)
+{
+	ktap_u64 rng = 0x686c5f6272757465ULL;
+	double b[60], a[60];
+	unsigned int t, bad = 0;
+
+	for (t = 0; t < 200; t++) {
+		size_t nb = 1 + ktap_rand_u64(&rng) % 60;
+		size_t na = 1 + ktap_rand_u64(&rng) % 60, n = nb * na;
+		double est;
+		struct shift sh;
+
+		rand_sample(b, nb, t % 2, 0, &rng);
+		rand_sample(a, na, t % 2, 1, &rng);
+		hl_shift(b, nb, a, na, 0.05, &sh);
+		est = n % 2 ? brute_kth(b, nb, a, na, n / 2 + 1) :
+		      brute_kth(b, nb, a, na, n / 2) / 2 +
+		      brute_kth(b, nb, a, na, n / 2 + 1) / 2;
+		if (sh.est != est ||
+		    (sh.k && (sh.lo != brute_kth(b, nb, a, na, sh.k) ||
+			      sh.hi != brute_kth(b, nb, a, na, n + 1 - sh.k)))) {
+			if (bad++ < 5)
+				ktap_diag("%zu/%zu: est %g want %g", nb, na,
+					  sh.est, est);
+		}
+	}
+	KTAP_CHECK(!bad,
+		   "hl_shift: median and interval ends equal those of all differences sorted (200 samples, %u wrong)",
+		   bad);
+}
+
 /*
  * Coverage of the 95% interval: for continuous data it is exactly
  * 1 - 2 P(U <= k - 1) = 1 - 2 * 321/12870 = 0.9501 at 8/8 (k = 14),
@@ -445,7 +542,11 @@ static void make_set(struct bench_set *set, size_t nr)
 	set->nr = nr;
 	set->cap = nr;
 	for (i = 0; i < nr; i++) {
-		set->tests[i].name = xasprintf("t%zu", i);
+		char name[32];
+		size_t len = (size_t)snprintf(name, sizeof(name), "t%zu", i);
+		size_t id = strtab_id(&set->names, name, len, NULL);
+
+		set->tests[i].name = set->names.str[id];
 		set->tests[i].decimals[MET_CYCLES] = 3;
 		set->tests[i].decimals[MET_NS] = -1;
 	}
@@ -461,15 +562,15 @@ static void fill_test(struct bench_set *set, size_t i, size_t nb, size_t na,
 	struct bench_test *t = &set->tests[i];
 	size_t j;
 
-	t->val[SIDE_BEFORE][MET_CYCLES].n = 0;
-	t->val[SIDE_AFTER][MET_CYCLES].n = 0;
+	series_free(&t->val[SIDE_BEFORE][MET_CYCLES]);
+	series_free(&t->val[SIDE_AFTER][MET_CYCLES]);
 	for (j = 0; j < nb + na; j++) {
 		double v = 100 + 4 * rand_normalish(rng) + (j < nb ? 0 : delta);
 
 		if (tied)
 			v = round(v / 4);
-		vec_push(&t->val[j < nb ? SIDE_BEFORE : SIDE_AFTER][MET_CYCLES],
-			 v);
+		series_add(&t->val[j < nb ? SIDE_BEFORE : SIDE_AFTER][MET_CYCLES],
+			   &v, 1);
 	}
 }
 
@@ -497,7 +598,7 @@ static void test_aa(unsigned int trials, bool tied)
 
 		for (i = 0; i < rows; i++)
 			fill_test(&set, i, 8, 8, 0, tied, &rng);
-		compare_build(&set, 0.05, &cmp);
+		compare_build(&set, 0.05, LOAD_MIN, &cmp);
 		for (i = 0; i < cmp.nr; i++) {
 			changes += cmp.rows[i].verdict == VERDICT_CHANGE;
 			rows_hit += cmp.rows[i].p_raw < 0.05;
@@ -528,7 +629,7 @@ static void test_compare_build(void)
 	/* 6/6 far apart: p = 2/924 */
 	make_set(&set, 1);
 	fill_test(&set, 0, 6, 6, 100, false, &rng);
-	compare_build(&set, 0.05, &cmp);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
 	KTAP_CHECK(cmp.nr == 1 && cmp.rows[0].verdict == VERDICT_CHANGE &&
 		   near(cmp.rows[0].p_adj, 2 / 924.0, EPS) &&
 		   cmp.rows[0].loads[SIDE_BEFORE] == 6 &&
@@ -541,7 +642,7 @@ static void test_compare_build(void)
 	make_set(&set, 4);
 	for (i = 0; i < 4; i++)
 		fill_test(&set, i, 1, 1, 10, false, &rng);
-	compare_build(&set, 0.05, &cmp);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
 	for (i = 0; i < cmp.nr; i++)
 		ok = ok && cmp.rows[i].verdict == VERDICT_NA &&
 		     cmp.rows[i].need == 5 && isnan(cmp.rows[i].p_adj);
@@ -549,8 +650,8 @@ static void test_compare_build(void)
 	compare_free(&cmp);
 
 	/* a test on one side only is no row */
-	set.tests[2].val[SIDE_AFTER][MET_CYCLES].n = 0;
-	compare_build(&set, 0.05, &cmp);
+	series_free(&set.tests[2].val[SIDE_AFTER][MET_CYCLES]);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
 	KTAP_CHECK(cmp.nr == 3 && cmp.rows[2].test == &set.tests[3],
 		   "a test without after values is no row");
 	compare_free(&cmp);
@@ -607,9 +708,6 @@ static bool str_is(char *got, const char *want)
 
 static void test_numbers(void)
 {
-	double v;
-	int d = -1;
-
 	KTAP_CHECK(str_is(fmt_fixed(-0.0001, 3, true), "+0.000") &&
 		   str_is(fmt_fixed(-0.0004, 3, false), "0.000") &&
 		   str_is(fmt_fixed(-0.4, 0, true), "+0") &&
@@ -636,6 +734,44 @@ static void test_numbers(void)
 		   number_len("1e") == 1 && number_len("1.5e+3 ") == 6 &&
 		   number_len("-5") == 0 && number_len("abc") == 0,
 		   "number_len: plain decimal numbers only");
+}
+
+/* The bounds of input: what parsers accept, what they refuse. */
+static void test_input_bounds(void)
+{
+	unsigned long long u;
+	double v;
+	int d = -1;
+
+	KTAP_CHECK(on_half_unit(103.5, 0) && on_half_unit(-6.5, 0) &&
+		   on_half_unit(12.3455, 3) && !on_half_unit(103, 0) &&
+		   !on_half_unit(12.345, 3) && !on_half_unit(100.3999995, 3) &&
+		   !on_half_unit(1e300, 0),
+		   "on_half_unit: the mean of two values an odd number of units apart");
+	KTAP_CHECK(str_is(fmt_level(0.05), "95") &&
+		   str_is(fmt_level(0.001), "99.9") &&
+		   str_is(fmt_level(1 / 1e12), "99.9999999999") &&
+		   str_is(fmt_level(0.1234), "87.66") &&
+		   str_is(fmt_level(0.5), "50"),
+		   "fmt_level: 1 - alpha in percent, never rounded to 100");
+	KTAP_CHECK(parse_double("18446744073709551615", &v, NULL) &&
+		   !parse_double("1e20", &v, NULL) &&
+		   !parse_double("1e999", &v, NULL) &&
+		   parse_value("12.5,", 4, &v, &d) == NUM_OK && v == 12.5 &&
+		   parse_value("1.5e308", 7, &v, &d) == NUM_RANGE &&
+		   parse_value("1.5x", 4, &v, &d) == NUM_BAD,
+		   "parse_value: at most what a u64 per element can be");
+	KTAP_CHECK(parse_ull("18446744073709551615", &u) == NUM_OK &&
+		   u == ~0ULL &&
+		   parse_ull("18446744073709551616", &u) == NUM_RANGE &&
+		   parse_ull("12x", &u) == NUM_BAD && parse_ull("", &u) == NUM_BAD,
+		   "parse_ull: a u64, out of range or bad");
+	KTAP_CHECK(!find_unprintable("caf\xc3\xa9 x\ty") &&
+		   find_unprintable("a\x1b[m") &&
+		   find_unprintable("\xc2\x9b") && find_unprintable("\xff") &&
+		   find_unprintable("\xe0\x80\x80") &&
+		   find_nonname("caf\xc3\xa9", 5) && !find_nonname("a-b_c.1", 7),
+		   "find_unprintable: controls, C1 and bad UTF-8; names are ASCII");
 	KTAP_CHECK(parse_double("7.25", &v, &d) && v == 7.25 && d == 2 &&
 		   !parse_double("nan", &v, NULL) &&
 		   !parse_double("1.5.3", &v, NULL) &&
@@ -654,11 +790,14 @@ int main(void)
 	test_min_p_and_need();
 	test_null_counts_and_ci_k();
 	test_hl_shift();
+	test_hl_select();
+	test_hl_brute();
 	test_hl_coverage();
 	test_compare_build();
 	test_aa(2000, false);
 	test_aa(1000, true);
 	test_holm();
 	test_numbers();
+	test_input_bounds();
 	return ktap_finish();
 }

@@ -5,7 +5,7 @@
 # tests as a subtest, then end-to-end cases on the inputs in data/
 # (grouping into loads, parsers, verdicts, output formats, exit status).
 #
-#   sh tests/run.sh BENCH_COMPARE UNIT_TEST
+#   sh tests/run.sh BENCH_COMPARE UNIT_TEST FUZZ
 #
 # The plan is counted before anything runs: every function named in
 # TESTS reports exactly one result, and so does every line of
@@ -14,7 +14,7 @@
 # The test functions are called through $TESTS and error_cases' $1.
 # shellcheck disable=SC2317
 
-[ $# -eq 2 ] || { echo "usage: $0 BENCH_COMPARE UNIT_TEST" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: $0 BENCH_COMPARE UNIT_TEST FUZZ" >&2; exit 2; }
 abspath() {
 	case $1 in
 	/*) echo "$1" ;;
@@ -23,6 +23,7 @@ abspath() {
 }
 BIN=$(abspath "$1")
 UNIT=$(abspath "$2")
+FUZZ=$(abspath "$3")
 cd "$(dirname "$0")" || exit 2
 # shellcheck source=../../../ktap_lib.sh
 . ../../../ktap_lib.sh
@@ -87,14 +88,30 @@ hasx() {
 	return 1
 }
 
-# row TEST: "cycles-before cycles-after ns-before ns-after loads verdict"
-# of TEST in the text table of the last run
+# row TEST: "BEFORE AFTER NS-BEFORE NS-AFTER LOADS VERDICT" of TEST in
+# the text table of the last run, found by the headers (cells are
+# separated by two blanks or more); "-" for a column the table leaves
+# out (ns under instructions; loads, p and verdict when they add
+# nothing: the footer then says why).
 row() {
-	awk -v t="$1" '$1 == t && NF >= 12 {
-		v = $12
-		for (i = 13; i <= NF; i++)
-			v = v " " $i
-		print $2, $3, $5, $6, $10, v
+	awk -v t="$1" 'BEGIN { FS = "  +" }
+	function cell(i) { return i ? $i : "-" }
+	!hdr && $1 == "test" {
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ / before$/ && $i != "ns before")
+				cb = i
+			if ($i ~ / after$/ && $i != "ns after")
+				ca = i
+			col[$i] = i
+		}
+		hdr = 1
+		next
+	}
+	hdr && $1 == t {
+		print cell(cb), cell(ca), cell(col["ns before"]),
+		      cell(col["ns after"]), cell(col["loads"]),
+		      cell(col["verdict"])
+		exit
 	}' "$tmp/out"
 }
 
@@ -173,7 +190,7 @@ error_cases() {
 	$1 "legacy line with invoke count 0" 2 \
 		"bench-compare: $E:12: legacy line with invoke count 0" "$E" "$A1"
 	$1 "legacy line with non-numeric invoke count" 2 \
-		"bench-compare: $E:13: malformed legacy line: non-numeric value after \"invoke count:\"" \
+		"bench-compare: $E:13: malformed legacy line: non-numeric invoke count" \
 		"$E" "$A1"
 	$1 "legacy line with an empty name" 2 \
 		"bench-compare: $E:14: malformed legacy line: no test name after Type:" \
@@ -214,8 +231,8 @@ error_cases() {
 	$1 "exponent in an integer field" 2 \
 		"bench-compare: $R:14: test bad_ns: bad number in ns=1e5" "$R" "$A1"
 	$1 "unknown format number" 2 \
-		"bench-compare: data/format3.txt:1: unsupported results format version 3 (supported: 1, 2)" \
-		"$B1" data/format3.txt
+		"bench-compare: data/format4.txt:1: unsupported results format version 4 (supported: 1 to 3)" \
+		"$B1" data/format4.txt
 	$1 "format line without version" 2 \
 		"bench-compare: data/format_noversion.txt:1: bad format line: expected \"format: bench_page_pool_simple N\"" \
 		data/format_noversion.txt "$A1"
@@ -234,11 +251,24 @@ error_cases() {
 	$1 "missing file" 2 \
 		"bench-compare: data/missing.txt: cannot open: No such file or directory" \
 		data/missing.txt "$A1"
-	$1 "a directory" 2 \
-		"bench-compare: data: read error: Is a directory" data "$A1"
+	$1 "a directory without results files" 2 \
+		"bench-compare: data: no *.results file in the directory" data "$A1"
 	$1 "all bad files reported, the good one read" 2 \
 		"bench-compare: no benchmark results in data/noise.log" \
 		data/empty.txt "$B1" -- data/noise.log
+	strict_cases "$1"
+	clock_cases "$1"
+	U=data/upstream_err.txt
+	$1 "upstream's trimmed line cut short" 2 \
+		"bench-compare: $U:1: truncated legacy line: no ns" "$U" "$A1"
+	$1 "upstream's trimmed line with more after it" 2 \
+		"bench-compare: $U:2: malformed legacy line: expected \"Per elem: C cycles(tsc) N ns\" after the test name" \
+		"$U" "$A1"
+	$1 "upstream's dmesg line cut after its ns" 2 \
+		"bench-compare: $U:3: truncated legacy line: no step" "$U" "$A1"
+	$1 "upstream's trimmed line with non-numeric cycles" 2 \
+		"bench-compare: $U:4: malformed legacy line: expected \"Per elem: C cycles(tsc) N ns\" after the test name" \
+		"$U" "$A1"
 	$1 "usage: no arguments" 2 \
 		"bench-compare: need a BEFORE and an AFTER file"
 	$1 "usage: one file" 2 \
@@ -251,7 +281,7 @@ error_cases() {
 	$1 "usage: nothing before --" 2 \
 		"bench-compare: no BEFORE file before --" -- "$A1"
 	$1 "usage: unknown format" 2 \
-		"bench-compare: unknown format 'html' (text, markdown or org)" \
+		"bench-compare: unknown format 'html' (text, markdown, org or json)" \
 		-f html "$B1" "$A1"
 	$1 "usage: --alpha 0" 2 \
 		"bench-compare: bad --alpha '0': need 0 < A < 1" --alpha 0 "$B1" "$A1"
@@ -272,6 +302,87 @@ error_cases() {
 		"bench-compare: unknown option '--bogus'" --bogus "$B1" "$A1"
 	$1 "usage: option without its value" 2 \
 		"bench-compare: option '--alpha' needs a value" "$B1" "$A1" --alpha
+}
+
+# Issue 15: one strictness for every parser. Cut lines, numbers beyond
+# what a u64 per element can be, NUL bytes and control characters are
+# errors naming FILE:LINE, exit 2, no table.
+strict_cases() {
+	S=data/strict_err.txt
+	L=data/legacy_strict.log
+	$1 "cycles_per_elem=1e999 is out of range" 2 \
+		"bench-compare: $S:2: test big: number out of range in cycles_per_elem=1e999" \
+		"$S" "$A1"
+	$1 "a value beyond a u64 per element is out of range" 2 \
+		"bench-compare: $S:3: test huge: number out of range in cycles_per_elem=18446744073709551617000" \
+		"$S" "$A1"
+	$1 "an integer field beyond a u64 is out of range" 2 \
+		"bench-compare: $S:4: test over_int: number out of range in cycles=99999999999999999999999" \
+		"$S" "$A1"
+	$1 "cycles_per_elem must agree with cycles/invoke_count" 2 \
+		"bench-compare: $S:5: test disagree: cycles_per_elem=99.000 disagrees with cycles/invoke_count = 100.000000" \
+		"$S" "$A1"
+	$1 "a field given twice" 2 \
+		"bench-compare: $S:6: field cycles_per_elem= given twice" "$S" "$A1"
+	$1 "a repetition out of range" 2 \
+		"bench-compare: $S:7: test bad_sample: number out of range in cycles_samples=1,1e400" \
+		"$S" "$A1"
+	$1 "a test name that is not ASCII" 2 \
+		"bench-compare: $S:8: test name holds a non-printable byte 0xc3" \
+		"$S" "$A1"
+	$1 "an escape sequence in a results line" 2 \
+		"bench-compare: $S:9: test: line holds a control or non-printable byte 0x1b at column 13" \
+		"$S" "$A1"
+	$1 "a NUL byte in a results line" 2 \
+		"bench-compare: $S:10: NUL byte in the line" "$S" "$A1"
+	$1 "1e999 ns in a legacy line is out of range" 2 \
+		"bench-compare: $L:1: malformed legacy line: ns out of range" \
+		"$A1" "$L"
+	$1 "a legacy line's cycles must be floor(tsc_interval/invoke count)" 2 \
+		"bench-compare: $L:2: legacy line: 20 cycles(tsc) is not tsc_interval/invoke count = 19" \
+		"$A1" "$L"
+	$1 "an escape sequence in a legacy test name" 2 \
+		"bench-compare: $L:3: legacy line holds a control or non-printable byte 0x1b at column 36" \
+		"$A1" "$L"
+	$1 "a NUL byte in a legacy line" 2 \
+		"bench-compare: $L:4: NUL byte in the line" "$A1" "$L"
+	$1 "legacy cycles beyond a u64" 2 \
+		"bench-compare: $L:5: malformed legacy line: cycles out of range" \
+		"$A1" "$L"
+	$1 "a legacy line without its final newline" 2 \
+		"bench-compare: data/legacy_eofcut.log:2: legacy line cut short: no newline at its end" \
+		"$A1" data/legacy_eofcut.log
+	$1 "a results line without its final newline (cut after cycles=5222)" 2 \
+		"bench-compare: data/f3_eofcut.txt:16: test: line cut short: no newline at its end" \
+		data/f3_eofcut.txt data/f3_after.txt
+	$1 "format 3: a test: line without a field the module always writes" 2 \
+		"bench-compare: data/f3_nofield.txt:16: test tasklet_page_pool01_fast_path: no ns= (format 3 always has it: cut short?)" \
+		data/f3_nofield.txt data/f3_after.txt
+	$1 "format 3: a block without its end: line" 2 \
+		"bench-compare: data/f3_noend.txt:1: results block cut short: no end: line" \
+		data/f3_before.txt -- data/f3_noend.txt
+	$1 "format 3: end: counts that disagree" 2 \
+		"bench-compare: data/f3_count.txt:19: end: line says tests=3, the block has 2 test: lines (cut short?)" \
+		data/f3_count.txt data/f3_after.txt
+}
+
+# Issue 14: numbers of two clocks are never compared.
+clock_cases() {
+	$1 "results files of two clocks" 2 \
+		"bench-compare: loads of different clocks cannot be compared: data/f3_before.txt:1 counts cycles, data/icount_after.txt:1 instructions" \
+		data/f3_before.txt data/icount_after.txt
+	$1 "a dmesg log without instrument lines against one with them" 2 \
+		"bench-compare: loads of different clocks cannot be compared: data/dmesg_ts.log:5 counts cycles, data/dmesg_instrument.log:1 instructions" \
+		data/dmesg_ts.log data/dmesg_instrument.log
+	$1 "an instrument line with an unknown clock" 2 \
+		"bench-compare: data/instrument_err.log:1: malformed instrument line: expected \"instrument: clock=instructions|cycles accel=WORD\"" \
+		data/instrument_err.log data/icount_after.txt
+	$1 "an instrument line without accel=" 2 \
+		"bench-compare: data/instrument_err.log:2: malformed instrument line: expected \"instrument: clock=instructions|cycles accel=WORD\"" \
+		data/instrument_err.log data/icount_after.txt
+	$1 "format 3: a block without its clock: line" 2 \
+		"bench-compare: data/f3_noclock.txt:18: format 3 block without a clock: line" \
+		data/f3_noclock.txt data/f3_after.txt
 }
 
 # --- tests reporting one result each ----------------------------------------
@@ -322,19 +433,21 @@ t_text_header() {
 
 t_org_valid() {
 	bc -f org "$AB" "$AA"
-	# the table: from the header to the first empty line
+	# the table and its formula: from the header to the first empty line
 	awk 'BEGIN { t = 0 }
 	     /^\| test / { t = 1 }
 	     t && /^$/ { exit }
 	     t { print }' "$tmp/out" >"$tmp/table"
 	ok=0
-	[ "$(wc -l <"$tmp/table")" -eq 5 ] || { diag "table of $(wc -l <"$tmp/table") lines, want 5"; ok=1; }
-	grep -qv '^|.*|$' "$tmp/table" && { diag "a table line not in |...|"; ok=1; }
+	[ "$(wc -l <"$tmp/table")" -eq 6 ] || { diag "table of $(wc -l <"$tmp/table") lines, want 6"; ok=1; }
+	head -n 5 "$tmp/table" | grep -qv '^|.*|$' && { diag "a table line not in |...|"; ok=1; }
 	sed -n 2p "$tmp/table" | grep -q '^|-*\(+-*\)\{11\}|$' ||
 		{ diag "rule: $(sed -n 2p "$tmp/table")"; ok=1; }
 	[ "$(sed -n 2p "$tmp/table" | wc -c)" -eq "$(sed -n 1p "$tmp/table" | wc -c)" ] ||
 		{ diag "rule and header differ in width"; ok=1; }
-	ok_if "$ok" "org: every table line is |...|, a |---+...| rule under the header"
+	[ "$(sed -n 6p "$tmp/table")" = '#+TBLFM: $8=(($7/$5)*100);%.1f' ] ||
+		{ diag "formula: $(sed -n 6p "$tmp/table")"; ok=1; }
+	ok_if "$ok" "org: every table line is |...|, a |---+...| rule under the header, the % formula under the table"
 }
 
 t_md_rule() {
@@ -352,30 +465,31 @@ t_loads_results() {
 
 t_loads_dmesg_overhead() {
 	bc "$DO" "$DO"
-	row_is dm_A "20.500 20.500 8.200 8.200 3/3 n/a (need 5 loads)" &&
-		row_is dm_B "50.750 50.750 20.300 20.300 3/3 n/a (need 5 loads)" &&
+	row_is dm_A "20.500 20.500 8.200 8.200 3/3 -" &&
+		row_is dm_B "50.750 50.750 20.300 20.300 3/3 -" &&
+		has out "^verdict: none: .* that takes 5 loads per side$" &&
 		hasx out "loads: before 4, after 4; one value per test and load: the cheapest repetition (--load-stat min)"
 	ok_if $? "dmesg: each overhead: line starts a load, even one that repeats no test (4 loads)"
 }
 
 t_loads_dmesg_repeat() {
 	bc data/dmesg_ts.log data/dmesg_plain.log
-	row_is "$FAST" "157.245 150.000 60.572 57.714 3/3 n/a (need 5 loads)" &&
-		row_is for_loop "2.432 2.432 0.937 0.937 3/1 n/a (need 5 loads)" &&
+	row_is "$FAST" "157.245 150.000 60.572 57.714 3/3 -" &&
+		row_is for_loop "2.432 2.432 0.937 0.937 3/1 -" &&
 		has out '^loads: before 3, after 3;'
 	ok_if $? "dmesg without overhead: lines: a repeated test starts a load"
 }
 
 t_loads_files() {
 	bc "$B1" "$B1" "$B1" "$B1" -- "$A1" "$A1" "$A1" "$A1"
-	row_is "$FAST" "157.245 150.000 60.572 57.714 4/4 n/a (need 5 loads)" &&
+	row_is "$FAST" "157.245 150.000 60.572 57.714 - -" &&
 		has out '^loads: before 4, after 4;'
 	ok_if $? "several files per side with --: one load each, 4/4 of 2 rows need 5"
 }
 
 t_loads_mixed() {
 	bc "$B1" data/dmesg_ts.log -- "$A1"
-	row_is "$FAST" "157.245 150.000 60.572 57.714 4/1 n/a (need 5 loads)" &&
+	row_is "$FAST" "157.245 150.000 60.572 57.714 4/1 -" &&
 		has out '^loads: before 4, after 1;' &&
 		hasx out "environment differs: kernel: before unknown (3 loads), 6.12.117+deb12-amd64 (1 load), after 6.12.117+deb12-amd64"
 	ok_if $? "results file and dmesg log on one side: 1 + 3 loads, dmesg environment unknown"
@@ -397,21 +511,24 @@ t_ignored_lines() {
 t_need_loads() {
 	bc "$B2" "$A2"
 	ok=0
-	[ "$(grep -c ' 1/1 .*  n/a (need 5 loads)$' "$tmp/out")" -eq 4 ] ||
-		{ diag "not 4 rows of n/a (need 5 loads)"; ok=1; }
-	has out 'over the 4 rows, family-wise alpha 0.05$' || ok=1
+	[ "$(grep -c '^[a-z].* [-+0-9.]*%$' "$tmp/out")" -eq 4 ] ||
+		{ diag "not 4 rows of the reviewers' eight columns"; ok=1; }
+	hasx out "verdict: none: with these loads no row can reach p < alpha / 4 (two-sided Mann-Whitney U of the per-load cycles/elem, Holm-Bonferroni, family-wise alpha 0.05); that takes 5 loads per side" ||
+		ok=1
 	bc data/precision.txt data/precision.txt
-	row_is precise "18.1 18.1 12.345 12.345 1/1 n/a (need 4 loads)" || ok=1
+	row_is precise "18.1 18.1 12.345 12.345 - -" || ok=1
+	has out "^verdict: none: .* p < alpha / 1 .* that takes 4 loads per side$" || ok=1
 	bc --alpha 0.005 "$AB" "$AA"
-	row_is "$FAST" "100.350 110.350 38.735 42.595 6/6 n/a (need 7 loads)" || ok=1
-	ok_if "$ok" "n/a (need N loads): 1/1 of 4 rows need 5, of 1 row 4; 6/6 at alpha/3 = 0.00167 need 7"
+	row_is "$FAST" "100.350 110.350 38.735 42.595 - -" || ok=1
+	has out "^verdict: none: .* p < alpha / 3 .* that takes 7 loads per side$" || ok=1
+	ok_if "$ok" "no verdict possible: 1/1 of 4 rows need 5 loads, of 1 row 4; 6/6 at alpha/3 = 0.00167 need 7"
 }
 
 t_change_noise() {
 	bc "$AB" "$AA"
 	row_is "$FAST" "100.350 110.350 38.735 42.595 6/6 change" &&
 		row_is tasklet_page_pool02_ptr_ring "201.000 201.200 77.586 77.663 6/6 noise" &&
-		row_is tasklet_page_pool03_slow "403.750 303.750 155.847 117.248 6/6 change" &&
+		row_is tasklet_page_pool03_slow "403.750 303.750 155.8475 117.2475 6/6 change" &&
 		has out '^tasklet_page_pool01_fast_path .* +10.000 .* +9.97%  *+9.700..+10.300  *6/6  *0.00649  change$'
 	ok_if $? "6 vs 6 separated loads: change (p = 3 * 2/924); interleaved: noise"
 }
@@ -429,6 +546,21 @@ t_env() {
 	grep -q '^environment differs' "$tmp/out" &&
 		{ diag "environment differs for equal ones"; ok=1; }
 	ok_if "$ok" "environment differs: KEY: before X, after Y, first; none if equal"
+}
+
+t_env_many() {
+	i=0
+	while [ $i -lt 12 ]; do
+		printf 'format: bench_page_pool_simple 1\nkernel: k%d\nparams: loops=x loops=%d\ntest: name=t cycles_per_elem=1\n' "$i" "$i"
+		i=$((i + 1))
+	done >"$tmp/kernels.txt"
+	bc "$tmp/kernels.txt" "$tmp/kernels.txt"
+	ok=0
+	rc_is 0 || ok=1
+	hasx out "environment differs: kernel: before k0 (1 load), k1 (1 load), k2 (1 load), k3 (1 load), k4 (1 load), k5 (1 load), k6 (1 load), k7 (1 load) and 4 more values (4 loads), after k0 (1 load), k1 (1 load), k2 (1 load), k3 (1 load), k4 (1 load), k5 (1 load), k6 (1 load), k7 (1 load) and 4 more values (4 loads)" ||
+		ok=1
+	has out "^environment differs: params.loops: before 0 (1 load), 1 (1 load), 2 (1 load)" || ok=1
+	ok_if "$ok" "environment: eight values a side listed, the rest summed; the last of a repeated key holds"
 }
 
 t_precision() {
@@ -449,7 +581,7 @@ t_fail_above() {
 	ok=0
 	bc --fail-above 5 "$AB" "$AA"
 	rc_is 1 || ok=1
-	hasx err "bench-compare: regression above 5%: $FAST cycles/elem +9.97% (p=0.00649 after Holm)" ||
+	hasx err "bench-compare: regression above 5%: $FAST ns/elem +9.97% (p=0.00649 after Holm)" ||
 		ok=1
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || { diag "not one stderr line"; ok=1; }
 	has out "^$FAST " || ok=1
@@ -462,22 +594,79 @@ t_fail_above_within() {
 	rc_is 0 || ok=1
 	bc "$AB" "$AA"
 	rc_is 0 || ok=1
-	bc --fail-above 0 "$B2" "$A2"
-	rc_is 0 || ok=1
 	bc --fail-above=30 "$AA" "$AB"
 	rc_is 1 || ok=1
-	has err 'regression above 30%: tasklet_page_pool03_slow cycles/elem +32.92%' ||
+	has err 'regression above 30%: tasklet_page_pool03_slow ns/elem +32.92%' ||
 		ok=1
-	ok_if "$ok" "--fail-above: exit 0 within it, without it, for n/a; sides swapped the -25% is +32.92%"
+	ok_if "$ok" "--fail-above: exit 0 within it and without it; sides swapped the -25% is +32.92%"
+}
+
+# Issue 15 item 3: a gate that judged nothing fails.
+t_gate_nothing() {
+	ok=0
+	bc --fail-above 5 data/gate_before.txt data/per_elem_f1.txt
+	rc_is 1 || ok=1
+	hasx err "bench-compare: --fail-above 5: no row could be judged (no test present on both sides)" ||
+		ok=1
+	has out '^no test present on both sides$' || ok=1
+	bc --fail-above 0 "$B2" "$A2"
+	rc_is 1 || ok=1
+	hasx err "bench-compare: --fail-above 0: no row could be judged (every row n/a: too few loads)" ||
+		ok=1
+	bc --fail-above 50 "$AB" data/precision.txt -- "$AA" data/precision.txt
+	rc_is 0 || ok=1
+	hasx err "bench-compare: --fail-above 50: 1 of 4 rows not judged (n/a)" || ok=1
+	ok_if "$ok" "--fail-above that judges no row: exit 1 and says why; n/a rows beside judged ones counted"
+}
+
+# Issue 15 item 2: what a table prints agrees with what it computed.
+t_half_units() {
+	bc data/half_before.txt -- data/half_after.txt data/half_after.txt
+	ok=0
+	row_is whole "103.5 110.0 103.5 110.0 - -" || ok=1
+	has out '^whole  *103\.5  *110\.0  *+6\.5  *103\.5  *110\.0  *+6\.5  *+6\.28%$' || ok=1
+	ok_if "$ok" "integer input: a median of 103.5 and a shift of 6.5 keep their half (+6.28% agrees)"
+}
+
+t_no_overflow() {
+	bc data/huge.txt data/huge.txt
+	ok=0
+	rc_is 0 || ok=1
+	grep -qi 'inf\|nan' "$tmp/out" && { diag "inf or nan in the table"; ok=1; }
+	has out '^huge  *18446744073709551616 ' || ok=1
+	has out '^over_half  *13835058055282163712 ' || ok=1
+	bc data/huge_err.txt data/huge_err.txt
+	rc_is 2 || ok=1
+	hasx err "bench-compare: data/huge_err.txt:2: test huge: number out of range in cycles_per_elem=1.5e308" ||
+		ok=1
+	ok_if "$ok" "values as large as a u64 per element stay finite; two loads of 1.5e308 are refused"
+}
+
+t_level() {
+	i=0
+	while [ $i -lt 50 ]; do
+		printf 'format: bench_page_pool_simple 1\ntest: name=t cycles_per_elem=%d ns_per_elem=%d\n' \
+			$((100 + i)) $((100 + i)) >>"$tmp/lvl_b.txt"
+		printf 'format: bench_page_pool_simple 1\ntest: name=t cycles_per_elem=%d ns_per_elem=%d\n' \
+			$((200 + i)) $((200 + i)) >>"$tmp/lvl_a.txt"
+		i=$((i + 1))
+	done
+	bc --alpha 1e-12 "$tmp/lvl_b.txt" "$tmp/lvl_a.txt"
+	ok=0
+	rc_is 0 || ok=1
+	has out '^test .* cycles diff 99\.9999999999% CI ' || ok=1
+	has out 'distribution-free 99\.9999999999% interval' || ok=1
+	grep -q '100% CI\|100% interval' "$tmp/out" && { diag "a level of 100%"; ok=1; }
+	ok_if "$ok" "--alpha 1e-12 (50 loads a side): the interval's label says 99.9999999999%, never 100%"
 }
 
 t_load_stat() {
 	ok=0
 	bc data/load_stat.txt data/load_stat.txt
-	row_is spread "10.0 10.0 4.0 4.0 1/1 n/a (need 4 loads)" || ok=1
+	row_is spread "10.0 10.0 4.0 4.0 - -" || ok=1
 	has out '(--load-stat min)$' || ok=1
 	bc --load-stat median data/load_stat.txt data/load_stat.txt
-	row_is spread "12.0 12.0 5.0 5.0 1/1 n/a (need 4 loads)" || ok=1
+	row_is spread "12.0 12.0 5.0 5.0 - -" || ok=1
 	has out '(--load-stat median)$' || ok=1
 	bc --load-stat=median "$AB" "$AA"
 	row_is "$FAST" "100.650 110.650 38.851 42.711 6/6 change" || ok=1
@@ -584,28 +773,36 @@ t_plot_cannot() {
 t_formats_1() {
 	ok=0
 	bc "$B1" "$A1"
-	row_is "$FAST" "157.245 150.000 60.572 57.714 1/1 n/a (need 5 loads)" || ok=1
-	row_is no-softirq-page_pool01 "166.808 183.494 64.256 70.682 1/1 n/a (need 5 loads)" || ok=1
+	row_is "$FAST" "157.245 150.000 60.572 57.714 - -" || ok=1
+	row_is no-softirq-page_pool01 "166.808 183.494 64.256 70.682 - -" || ok=1
 	bc data/per_elem_f1.txt data/per_elem_f1.txt
-	row_is cycles_only "12.5 12.5 - - 1/1 n/a (need 5 loads)" || ok=1
+	row_is cycles_only "12.5 12.5 - - - -" || ok=1
 	bc data/results_crlf.txt data/results_crlf.txt
-	row_is crlf_per_elem "12.500 12.500 4.800 4.800 1/1 n/a (need 5 loads)" || ok=1
+	row_is crlf_per_elem "12.500 12.500 4.800 4.800 - -" || ok=1
 	bc data/dmesg_crlf.log data/dmesg_crlf.log
-	row_is crlf_fallback "12 12 4.800 4.800 1/1 n/a (need 5 loads)" || ok=1
+	row_is crlf_full "12.500 12.500 4.800 4.800 - -" || ok=1
 	ok_if "$ok" "format 1 quotients (3 decimals), per_elem only, no ns, CRLF files"
 }
 
 t_legacy_cut() {
 	L=data/legacy_cut.log
-	bc "$L" "$L"
+	bc "$L" "$A1"
 	ok=0
-	row_is cut_none "19.773 19.773 5.492 5.492 1/1 n/a (need 6 loads)" || ok=1
-	for t in cut_after_ns cut_in_step cut_in_period cut_after_time_interval \
-		 cut_in_invoke_count cut_in_tsc_interval cut_before_paren; do
-		row_is "$t" "19 19 5.492 5.492 1/1 n/a (need 6 loads)" || ok=1
+	rc_is 2 || ok=1
+	[ ! -s "$tmp/out" ] || { diag "a table despite cut lines"; ok=1; }
+	for n in 2 3 4 5 6 7 8 9; do
+		has err "^bench-compare: $L:$n: truncated legacy line: no " || ok=1
 	done
-	row_is integer_ns "19 19 5 5 1/1 n/a (need 6 loads)" || ok=1
-	ok_if "$ok" "legacy lines cut short: the printed cycles and ns"
+	grep -q "$L:1:" "$tmp/err" && { diag "the complete line 1 refused"; ok=1; }
+	ok_if "$ok" "legacy lines cut anywhere before their closing ): each an error, no fallback to C and N"
+}
+
+t_format3() {
+	bc data/f3_before.txt data/f3_after.txt
+	row_is "$FAST" "151.479 155.095 72.271 73.996 - -" &&
+		row_is tasklet_page_pool02_ptr_ring "334.494 335.653 159.587 160.140 - -" &&
+		has out '^loads: before 3, after 3;'
+	ok_if $? "format 3: three complete blocks a side, one load each"
 }
 
 t_all_legacy_errors() {
@@ -616,7 +813,7 @@ t_all_legacy_errors() {
 }
 
 t_format3_quiet() {
-	bc "$B1" data/format3.txt
+	bc "$B1" data/format4.txt
 	[ "$(wc -l <"$tmp/err")" -eq 1 ]
 	ok_if $? "test: lines under an unsupported format: no further errors"
 }
@@ -665,6 +862,220 @@ t_help() {
 	ok_if "$ok" "--help and -h: man page sections on stdout, exit 0"
 }
 
+# The fuzz driver (make fuzz) must see what it looks for: programs that
+# print inf, exit 3, crash, hang or report a sanitizer error in place
+# of bench-compare are findings; one that exits 2 cleanly is none.
+t_fuzz_detects() {
+	ok=0
+	for kind in inf status crash hang sanitizer json clean; do
+		n=2
+		case $kind in
+		inf) body='echo "| t | inf | -nan |"' ;;
+		status) body='exit 3' ;;
+		crash) body='kill -SEGV $$' ;;
+		hang) body='sleep 5' ;;
+		sanitizer) body='echo "x.c:1:2: runtime error: overflow" >&2; exit 2' ;;
+		json) body='echo "{\"a\": [1,"'; n=12 ;;	# one case in 4 is json
+		clean) body='echo "bench-compare: bad" >&2; exit 2' ;;
+		esac
+		printf '#!/bin/sh\n%s\n' "$body" >"$tmp/fake-$kind"
+		chmod +x "$tmp/fake-$kind"
+		(cd "$tmp" && "$FUZZ" -b "$tmp/fake-$kind" -n $n -s 7 -t 1 \
+			-o "$tmp/findings-$kind" "$OLDPWD"/data/* >"$tmp/fuzz-$kind")
+		frc=$?
+		if [ $kind = clean ]; then
+			[ $frc -eq 0 ] || { diag "clean: exit $frc"; ok=1; }
+		elif [ $frc -ne 1 ] || ! grep -q '^not ok 1 ' "$tmp/fuzz-$kind" ||
+		     [ "$(ls "$tmp/findings-$kind" | wc -l)" -lt 1 ]; then
+			diag "$kind: exit $frc, not reported or its cases not kept"
+			ok=1
+		fi
+	done
+	ok_if "$ok" "the fuzz driver finds inf/nan, a bad exit status, a crash, a hang, a sanitizer report, bad JSON"
+}
+
+t_instructions() {
+	bc data/icount_before.txt data/icount_after.txt
+	ok=0
+	rc_is 0 || ok=1
+	head -n 1 "$tmp/out" | grep -q '^test  *instructions before  *instructions after  *instructions diff  *% change  *instructions diff 95% CI  *loads  *p (Holm)  *verdict$' ||
+		{ diag "header: $(head -n 1 "$tmp/out")"; ok=1; }
+	has out "^$FAST  *79\.065  *82\.060  *+3\.000  *+3\.79%  *+2\.990\.\.+3\.000  *6/6  *0\.00433  *change$" || ok=1
+	has out "^tasklet_page_pool02_ptr_ring .* +0\.000\.\.+0\.010  *6/6  *1  *noise$" || ok=1
+	grep -q '\<cycles\>\|\<ns\>' "$tmp/out" && { diag "cycles or ns in the table"; ok=1; }
+	bc data/dmesg_instrument.log data/icount_after.txt
+	rc_is 0 || ok=1
+	has out "^$FAST  *79\.065  *82\.060 " || ok=1
+	has out '^loads: before 2, after 6;' || ok=1
+	grep -q '\<cycles\>\|\<ns\>' "$tmp/out" && { diag "cycles or ns in the table"; ok=1; }
+	ok_if "$ok" "instructions (icount): every label says instructions, no ns columns, from results and dmesg instrument lines"
+}
+
+t_plot_instructions() {
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		ktap_test_skip "--plot of instructions says so" "gnuplot not installed"
+		return
+	fi
+	bc --plot "$tmp/i.svg" data/icount_before.txt data/icount_after.txt
+	rc_is 0 && grep -q 'instructions/elem of each load' "$tmp/i.svg" &&
+		! grep -q 'cycles' "$tmp/i.svg"
+	ok_if $? "--plot of instructions: its title says instructions, never cycles"
+}
+
+t_dir_side() {
+	ok=0
+	bc data/dir_before data/f3_after.txt
+	row_is "$FAST" "151.479 155.095 72.271 73.996 - -" || ok=1
+	has out '^loads: before 3, after 3;' || ok=1
+	mkdir -p "$tmp/d_two" "$tmp/d_sub/x.results" "$tmp/d_dmesg" "$tmp/d_empty"
+	cat data/f3_before.txt >"$tmp/d_two/a.results"
+	bc "$tmp/d_two" data/f3_after.txt
+	rc_is 2 || ok=1
+	hasx err "bench-compare: $tmp/d_two/a.results: holds 3 loads; a results file of a directory must be one load" || ok=1
+	bc "$tmp/d_sub" data/f3_after.txt
+	hasx err "bench-compare: $tmp/d_sub/x.results: not a regular file" || ok=1
+	cp data/dmesg_plain.log "$tmp/d_dmesg/x.results"
+	bc "$tmp/d_dmesg" data/f3_after.txt
+	has err "^bench-compare: $tmp/d_dmesg/x.results: holds 3 loads;" || ok=1
+	bc "$tmp/d_empty" data/f3_after.txt
+	hasx err "bench-compare: $tmp/d_empty: no *.results file in the directory" || ok=1
+	[ ! -s "$tmp/out" ] || { diag "a table despite a bad directory"; ok=1; }
+	ok_if "$ok" "a directory side: each *.results file one load, by name; other names not read; bad entries refused"
+}
+
+t_env_new_lines() {
+	bc data/f3_before.txt data/f3_env.txt
+	ok=0
+	rc_is 0 || ok=1
+	hasx out "environment differs: accel: before tcg, after kvm" || ok=1
+	hasx out "environment differs: platform.smt: before notsupported, after on" || ok=1
+	hasx out "environment differs: mitigations.spectre_v2: before Mitigation:_Retpolines, after Vulnerable" || ok=1
+	[ "$(grep -c '^environment differs' "$tmp/out")" -eq 3 ] || { diag "not 3 differences"; ok=1; }
+	ok_if "$ok" "environment: accel:, platform: and mitigations: differences shown like config:"
+}
+
+# Issue 16: upstream's lines, exactly as its module and test script
+# print them.
+t_upstream_dmesg() {
+	bc data/upstream_a.log data/upstream_b.log
+	ok=0
+	row_is no-softirq-page_pool01 "11.030 11.333 4.376 4.497 - -" || ok=1
+	row_is for_loop "0.728 0.748 0.269 0.276 - -" || ok=1
+	has out '^no-softirq-page_pool03  *130\.617  *135\.217  *+4\.600  *51\.423  *53\.235  *+1\.812  *+3\.52%$' || ok=1
+	has out '^loads: before 3, after 3;' || ok=1
+	[ -s "$tmp/err" ] && { diag "stderr: $(head -n 1 "$tmp/err")"; ok=1; }
+	ok_if "$ok" "upstream's dmesg (bench_page_pool: Type:...): a load per run, other drivers' \"Type: 5\" ignored"
+}
+
+t_upstream_script() {
+	bc data/upstream_ksft.log data/upstream_trimmed.txt
+	ok=0
+	rc_is 0 || ok=1
+	has out '^loads: before 1, after 2;' || ok=1
+	row_is no-softirq-page_pool01 "11.012 11.500 4.3690 4.3715 - -" || ok=1
+	row_is no-softirq-page_pool03 "130.744 131.000 51.4730 51.5615 - -" || ok=1
+	has out '^only in before: for_loop$' || ok=1
+	ok_if "$ok" "upstream's test script: under the kselftest runner (its trimmed lines echo the load) and by hand (two runs)"
+}
+
+# The seed's table: the same eight columns, % change from ns as its
+# #+TBLFM computes it, one decimal; nothing else for one load a side.
+t_seed_org() {
+	bc -f org data/seed_before.txt data/seed_after.txt
+	same_as expected/seed.org
+	ok_if $? "org, one load a side: the seed's eight columns, % change 1.7, 5.0, 19.3 and its #+TBLFM"
+}
+
+# org_formula_holds FILE: every row's % cell is what the #+TBLFM under
+# the table computes from its cells (as org-mode would: checked by
+# hand with Emacs 28's org-table-recalculate, which changed nothing).
+org_formula_holds() {
+	awk -F '|' '
+	/^#\+TBLFM: / {
+		split($0, f, /[$=\/()*]+/)
+		p = f[2] + 1; d = f[3] + 1; b = f[4] + 1
+		for (i = 1; i <= n; i++) {
+			split(row[i], c, "|")
+			want = c[b] + 0 ? sprintf("%.1f", c[d] / c[b] * 100) : "-"
+			got = c[p]
+			gsub(/ /, "", got)
+			if (got != want) {
+				print "row " i ": % " got ", formula " want
+				bad = 1
+			}
+		}
+		found = 1
+	}
+	/^\| / && !/^\| test / { row[++n] = $0 }
+	END { exit bad || !found }' "$1"
+}
+
+t_org_formula() {
+	ok=0
+	for args in "$AB $AA" "$B2 $A2" "data/seed_before.txt data/seed_after.txt" \
+		    "data/icount_before.txt data/icount_after.txt" \
+		    "data/upstream_a.log data/upstream_b.log"; do
+		# shellcheck disable=SC2086
+		bc -f org $args
+		org_formula_holds "$tmp/out" >"$tmp/formula" ||
+			{ diag "$args: $(head -n 1 "$tmp/formula")"; ok=1; }
+	done
+	ok_if "$ok" "org: every % change cell is what its #+TBLFM computes from the printed cells"
+}
+
+# jq_is WHAT EXPR: jq -e EXPR holds on the JSON of the last run
+jq_is() {
+	jq -e "$2" "$tmp/out" >/dev/null 2>"$tmp/jq" && return 0
+	diag "$1: jq -e '$2' is false ($(head -n 1 "$tmp/jq"))"
+	return 1
+}
+
+# Issue 16 item 3: -f json, read back with jq.
+t_json() {
+	if ! command -v jq >/dev/null 2>&1; then
+		ktap_test_fail "-f json parses with jq (jq not installed: make check needs it)"
+		return
+	fi
+	ok=0
+	bc -f json "$AB" "$AA"
+	rc_is 0 || ok=1
+	jq_is settings '.format == "bench-compare 1" and .settings == {"clock": "cycles", "load_stat": "min", "alpha": 0.05, "interval_level_percent": 95, "pct_change_of": "ns"} and .loads == {"before": 6, "after": 6} and .environment_differences == [] and .only_in == {"before": [], "after": []}' ||
+		ok=1
+	jq_is "change row" ".rows | length == 3 and .[0] == {\"test\": \"$FAST\", \"cycles\": {\"before\": 100.35, \"after\": 110.35, \"diff\": 10, \"ci\": [9.7, 10.3]}, \"ns\": {\"before\": 38.735, \"after\": 42.595, \"diff\": 3.86}, \"pct_change\": 9.97, \"loads\": {\"before\": 6, \"after\": 6}, \"p_raw\": 0.00216450, \"p_holm\": 0.00649351, \"verdict\": \"change\", \"need_loads\": null}" ||
+		ok=1
+	jq_is "noise row" '.rows[1].verdict == "noise" and .rows[2].ns.before == 155.8475' || ok=1
+	bc -f json "$B2" "$A2"
+	jq_is "n/a rows" '(.rows | length == 4 and all(.verdict == "n/a" and .need_loads == 5 and .p_holm == null and .cycles.ci == null)) and .only_in == {"before": ["for_loop"], "after": ["atomic_inc"]}' ||
+		ok=1
+	jq_is environment '.environment_differences == [{"key": "kernel", "before": [{"value": "6.12.117+deb12-amd64", "loads": 1}], "after": [{"value": "6.12.117+deb12-amd64-patched", "loads": 1}]}]' ||
+		ok=1
+	bc -f json data/icount_before.txt data/icount_after.txt
+	jq_is instructions '.settings.clock == "instructions" and .settings.pct_change_of == "instructions" and (.rows[0] | has("ns") | not) and .rows[0].instructions.diff == 3 and .rows[0].instructions.ci == [2.99, 3]' ||
+		ok=1
+	bc -f json data/dmesg_ts.log data/dmesg_plain.log
+	jq_is "loads of a row" '.environment_differences == [] and .loads == {"before": 3, "after": 3} and .rows[0].test == "for_loop" and .rows[0].loads == {"before": 3, "after": 1}' ||
+		ok=1
+	bc -f json data/precision.txt data/dmesg_plain.log
+	jq_is "unknown environment, no row" '(.environment_differences | length == 21 and all(.after == [{"value": null, "loads": 3}])) and .rows == [] and .only_in.before == ["precise"]' ||
+		ok=1
+	ok_if "$ok" "-f json: settings, loads, environment differences and every column of every row, read back by jq"
+}
+
+t_json_hostile() {
+	if ! command -v jq >/dev/null 2>&1; then
+		ktap_test_fail "-f json escapes names (jq not installed: make check needs it)"
+		return
+	fi
+	hostile_inputs 'a"b\c'
+	printf 'format: bench_page_pool_simple 1\nkernel: caf\303\251 "x"\ntest: name=a"b\\c cycles_per_elem=2\n' >"$tmp/hostile_u.txt"
+	bc -f json "$tmp/hostile_b.txt" "$tmp/hostile_u.txt"
+	ok=0
+	rc_is 0 || ok=1
+	jq_is names '.rows[0].test == "a\"b\\c" and .environment_differences[0].after[0].value == "caf\u00e9 \"x\""' ||
+		ok=1
+	ok_if "$ok" "-f json: quotes, backslashes and UTF-8 in names and values come back as they were"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -675,11 +1086,15 @@ t_nothing_common() {
 
 TESTS="t_unit t_golden t_option_forms t_text_header t_org_valid t_md_rule
 t_loads_results t_loads_dmesg_overhead t_loads_dmesg_repeat t_loads_files
-t_loads_mixed t_ignored_lines t_need_loads t_change_noise t_env t_precision
-t_fail_above t_fail_above_within t_load_stat t_plot t_plot_hostile
-t_plot_cannot t_formats_1 t_legacy_cut
+t_loads_mixed t_ignored_lines t_need_loads t_change_noise t_env t_env_many
+t_precision
+t_fail_above t_fail_above_within t_gate_nothing t_half_units t_no_overflow
+t_level t_load_stat t_plot t_plot_hostile
+t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
-t_empty_stdin t_help t_nothing_common"
+t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
+t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
+t_upstream_script t_seed_org t_org_formula t_json t_json_hostile"
 
 nr_errors=0
 count_case() {

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench-compare: what input.c (files, lines, loads) shares with the
+ * parsers of results files (results.c) and kernel log lines (dmesg.c).
+ */
+#ifndef BENCH_COMPARE_INPUT_H
+#define BENCH_COMPARE_INPUT_H
+
+#include <string.h>
+
+#include "bench_compare.h"
+
+/* The open results block of a file. */
+struct results_block {
+	int format;		/* 0 outside a block, -1 in a bad one */
+	size_t load;		/* 1 + index of its load, or 0 */
+	unsigned long line;	/* of its format: line */
+	size_t tests;		/* its test: lines so far */
+	size_t skips;		/* its skip: lines so far */
+	bool has_clock;		/* its clock: line was read */
+	bool ended;		/* format 3: its end: line was read */
+};
+
+/* One input file being read. */
+struct parse_ctx {
+	struct bench_set *set;
+	enum side side;
+	const char *file;
+	unsigned long lineno;
+	const char *line;	/* the line being read */
+	bool cut;		/* the line has no newline at its end */
+	unsigned int errors;
+	size_t samples;		/* values read from this file */
+	struct results_block res;
+	struct env_scratch env;	/* of the open results block */
+	size_t dmesg_load;	/* 1 + index of the open dmesg load, or 0 */
+	/* the instrument line of the next dmesg load, if there was one */
+	bool instrument;
+	enum clock next_clock;
+	char *next_accel;
+	unsigned long instrument_line;
+};
+
+/* Input shown in an error: at most ECHO_MAX characters, "..." if cut. */
+struct echo {
+	char s[ECHO_MAX + 4];
+};
+
+struct echo echo(const char *s);
+
+void parse_error(struct parse_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+bool data_line_ok(struct parse_ctx *ctx, const char *line, const char *what);
+bool name_ok(struct parse_ctx *ctx, const char *name, size_t len);
+size_t new_load(struct parse_ctx *ctx);
+struct bench_test *find_test(struct bench_set *set, const char *name,
+			     size_t len);
+void add_reps(struct parse_ctx *ctx, struct bench_test *t, enum metric m,
+	      const double *reps, size_t n, int decimals);
+
+bool results_line(struct parse_ctx *ctx, char *line);
+void results_end(struct parse_ctx *ctx);
+void dmesg_line(struct parse_ctx *ctx, const char *line);
+
+#endif /* BENCH_COMPARE_INPUT_H */

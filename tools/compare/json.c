@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-compare: the report for machines (-f json): one JSON object
+ * with the settings, the loads per side, where the environments differ
+ * and every row with every column of the table, for CI systems that
+ * track numbers across kernels.
+ *
+ * Numbers are those the table shows, with its decimals; what cannot be
+ * computed is null. The counter's values are under the clock's name
+ * ("cycles" or "instructions"), so that no number hides its unit.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_compare.h"
+
+/* @s as a JSON string: quoted, '"', '\' and control characters escaped. */
+static void put_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* @x with @decimals decimals, or null if it cannot be computed. */
+static void put_num(double x, int decimals)
+{
+	char *s;
+
+	if (!isfinite(x)) {
+		fputs("null", stdout);
+		return;
+	}
+	s = fmt_fixed(x, decimals, false);
+	fputs(s, stdout);
+	free(s);
+}
+
+/* A p value with six significant digits, or null. */
+static void put_p(double p)
+{
+	if (isfinite(p))
+		printf("%.6g", p);
+	else
+		fputs("null", stdout);
+}
+
+static void put_settings(const struct comparison *cmp)
+{
+	char *level = fmt_level(cmp->alpha);
+
+	printf("  \"settings\": {\"clock\": ");
+	put_str(clock_names[cmp->clock]);
+	printf(", \"load_stat\": \"%s\", \"alpha\": %.15g",
+	       cmp->load_stat == LOAD_MIN ? "min" : "median", cmp->alpha);
+	printf(", \"interval_level_percent\": %s, \"pct_change_of\": ", level);
+	put_str(cmp->clock == CLOCK_CYCLES ? "ns" : clock_names[cmp->clock]);
+	printf("},\n  \"loads\": {\"before\": %zu, \"after\": %zu},\n",
+	       cmp->loads[SIDE_BEFORE], cmp->loads[SIDE_AFTER]);
+	free(level);
+}
+
+/* [{"value": V, "loads": N}, ...], V null for loads without the key. */
+static void put_counts(const struct env_count *c, size_t nr)
+{
+	size_t i;
+
+	putchar('[');
+	for (i = 0; i < nr; i++) {
+		printf("%s{\"value\": ", i ? ", " : "");
+		if (c[i].val)
+			put_str(c[i].val);
+		else
+			fputs("null", stdout);
+		printf(", \"loads\": %zu}", c[i].loads);
+	}
+	putchar(']');
+}
+
+static void put_env(const struct bench_set *set)
+{
+	struct env_diff *d;
+	size_t i, nr;
+
+	d = env_differences(set, &nr);
+	printf("  \"environment_differences\": [");
+	for (i = 0; i < nr; i++) {
+		printf("%s\n    {\"key\": ", i ? "," : "");
+		put_str(d[i].key);
+		printf(", \"before\": ");
+		put_counts(d[i].side[SIDE_BEFORE], d[i].nr[SIDE_BEFORE]);
+		printf(", \"after\": ");
+		put_counts(d[i].side[SIDE_AFTER], d[i].nr[SIDE_AFTER]);
+		putchar('}');
+	}
+	printf("%s],\n", nr ? "\n  " : "");
+	env_diffs_free(d, nr);
+}
+
+/* "UNIT": {"before": B, "after": A, "diff": D[, "ci": [LO, HI]]} */
+static void put_metric(const char *unit, const struct metric_cmp *mc,
+		       bool ci)
+{
+	printf(", ");
+	put_str(unit);
+	if (!mc->have) {
+		fputs(": null", stdout);
+		return;
+	}
+	printf(": {\"before\": ");
+	put_num(mc->before, mc->decimals);
+	printf(", \"after\": ");
+	put_num(mc->after, mc->decimals);
+	printf(", \"diff\": ");
+	put_num(mc->shift.est, mc->decimals);
+	if (ci && mc->shift.k) {
+		printf(", \"ci\": [");
+		put_num(mc->shift.lo, mc->decimals);
+		printf(", ");
+		put_num(mc->shift.hi, mc->decimals);
+		putchar(']');
+	} else if (ci) {
+		printf(", \"ci\": null");
+	}
+	putchar('}');
+}
+
+static const char * const verdict_names[] = {
+	[VERDICT_NA] = "n/a",
+	[VERDICT_NOISE] = "noise",
+	[VERDICT_CHANGE] = "change",
+};
+
+static void put_row(const struct comparison *cmp, const struct row *r)
+{
+	printf("    {\"test\": ");
+	put_str(r->test->name);
+	put_metric(clock_names[cmp->clock], &r->m[MET_CYCLES], true);
+	if (cmp->clock == CLOCK_CYCLES)
+		put_metric("ns", &r->m[MET_NS], false);
+	printf(", \"pct_change\": ");
+	put_num(r->pct, 2);
+	printf(", \"loads\": {\"before\": %zu, \"after\": %zu}, \"p_raw\": ",
+	       r->loads[SIDE_BEFORE], r->loads[SIDE_AFTER]);
+	put_p(r->p_raw);
+	printf(", \"p_holm\": ");
+	put_p(r->p_adj);
+	printf(", \"verdict\": ");
+	put_str(verdict_names[r->verdict]);
+	printf(", \"need_loads\": ");
+	if (r->verdict == VERDICT_NA && r->need)
+		printf("%zu", r->need);
+	else
+		fputs("null", stdout);
+	putchar('}');
+}
+
+/* "only_in": {"before": [names], "after": [names]} */
+static void put_only_in(const struct bench_set *set)
+{
+	size_t i, n;
+	int s;
+
+	printf("  \"only_in\": {");
+	for (s = 0; s < NR_SIDES; s++) {
+		printf("%s\"%s\": [", s ? ", " : "", side_names[s]);
+		for (i = 0, n = 0; i < set->nr; i++) {
+			const struct bench_test *t = &set->tests[i];
+
+			if (!t->val[s][MET_CYCLES].nr_loads ||
+			    t->val[!s][MET_CYCLES].nr_loads)
+				continue;
+			printf("%s", n++ ? ", " : "");
+			put_str(t->name);
+		}
+		putchar(']');
+	}
+	printf("}\n");
+}
+
+/* The whole report as one JSON object on standard output. */
+void print_json(const struct bench_set *set, const struct comparison *cmp)
+{
+	size_t i;
+
+	printf("{\n  \"format\": \"bench-compare 1\",\n");
+	put_settings(cmp);
+	put_env(set);
+	printf("  \"rows\": [");
+	for (i = 0; i < cmp->nr; i++) {
+		printf("%s\n", i ? "," : "");
+		put_row(cmp, &cmp->rows[i]);
+	}
+	printf("%s],\n", cmp->nr ? "\n  " : "");
+	put_only_in(set);
+	printf("}\n");
+}

@@ -101,6 +101,105 @@ static const char * const bench_pp_stat_names[BENCH_PP_NR_STATS] = {
 	[BENCH_PP_RECYCLE_RELEASED_REFCNT] = "recycle_released_refcnt",
 };
 
+/*
+ * What a test must do, as the results file states it (expect_* fields):
+ * the paths the probe may see, the pages the pool may take from the page
+ * allocator while timed, whether every page must go back to it, and sums
+ * of page_pool counters in multiples of the timed iterations.
+ */
+enum bench_alloc_bound {
+	BENCH_ALLOC_ANY,	/* no bound */
+	BENCH_ALLOC_NONE,	/* recycling: no page from the allocator */
+	BENCH_ALLOC_IN_FLIGHT,	/* what the cross-CPU queues hold */
+};
+
+struct bench_stat_sum {
+	unsigned long counters;	/* BIT()s of enum bench_pp_stat, summed */
+	unsigned int per_iteration;
+};
+
+#define BENCH_MAX_STAT_SUMS	4
+
+struct bench_expect {
+	unsigned long paths;	/* BIT()s of enum bench_path */
+	enum bench_alloc_bound allocated;
+	bool released_all;	/* pages_released == total iterations */
+	struct bench_stat_sum stats[BENCH_MAX_STAT_SUMS];
+};
+
+#define BENCH_STAT(name)	BIT(BENCH_PP_##name)
+/* Counters a path must not move, besides its own */
+#define BENCH_STAT_NONE(name)	{ BENCH_STAT(name), 0 }
+/* Fragments of one page in the fragment test */
+#define BENCH_FRAGS_PER_PAGE	(PAGE_SIZE / BENCH_FRAG_SIZE)
+
+/* Baselines: no page_pool at all. */
+static const struct bench_expect bench_expect_none = {
+	.allocated = BENCH_ALLOC_ANY,
+};
+
+/* Direct recycling into the lockless cache. */
+static const struct bench_expect bench_expect_cache = {
+	.paths = BIT(BENCH_PATH_CACHE),
+	.allocated = BENCH_ALLOC_NONE,
+	.stats = { { BENCH_STAT(RECYCLE_CACHED), 1 },
+		   BENCH_STAT_NONE(RECYCLE_RING),
+		   BENCH_STAT_NONE(RECYCLE_RELEASED_REFCNT) },
+};
+
+/* The ptr_ring; a full ring gives the page to the page allocator. */
+static const struct bench_expect bench_expect_ring = {
+	.paths = BIT(BENCH_PATH_RING),
+	.allocated = BENCH_ALLOC_NONE,
+	.stats = { { BENCH_STAT(RECYCLE_RING) | BENCH_STAT(RECYCLE_RING_FULL), 1 },
+		   BENCH_STAT_NONE(RECYCLE_CACHED),
+		   BENCH_STAT_NONE(RECYCLE_RELEASED_REFCNT) },
+};
+
+/* Not recyclable: every page back to the page allocator. */
+static const struct bench_expect bench_expect_allocator = {
+	.paths = BIT(BENCH_PATH_ALLOCATOR),
+	.allocated = BENCH_ALLOC_ANY,
+	.released_all = true,
+	.stats = { { BENCH_STAT(RECYCLE_RELEASED_REFCNT), 1 },
+		   BENCH_STAT_NONE(RECYCLE_CACHED),
+		   BENCH_STAT_NONE(RECYCLE_RING) },
+};
+
+/* Direct recycling outside softirq is the kernel's choice: 6.1 falls
+ * back to the ring, 6.12 uses the cache.
+ */
+static const struct bench_expect bench_expect_any = {
+	.paths = BIT(BENCH_PATH_CACHE) | BIT(BENCH_PATH_RING),
+	.allocated = BENCH_ALLOC_NONE,
+	.stats = { { BENCH_STAT(RECYCLE_CACHED) | BENCH_STAT(RECYCLE_RING), 1 },
+		   BENCH_STAT_NONE(RECYCLE_RELEASED_REFCNT) },
+};
+
+/* The pool reuses its fragment page in place once both halves are back:
+ * the probe sees the cache, the counters one fast allocation per
+ * fragment and no recycling.
+ */
+static const struct bench_expect bench_expect_frag = {
+	.paths = BIT(BENCH_PATH_CACHE),
+	.allocated = BENCH_ALLOC_NONE,
+	.stats = { { BENCH_STAT(ALLOC_FAST), BENCH_FRAGS_PER_PAGE },
+		   BENCH_STAT_NONE(RECYCLE_CACHED),
+		   BENCH_STAT_NONE(RECYCLE_RING),
+		   BENCH_STAT_NONE(RECYCLE_RELEASED_REFCNT) },
+};
+
+/* Returned from other CPUs: the ring, and the pool may take from the
+ * page allocator what the queues to the returning CPUs hold.
+ */
+static const struct bench_expect bench_expect_xcpu = {
+	.paths = BIT(BENCH_PATH_RING),
+	.allocated = BENCH_ALLOC_IN_FLIGHT,
+	.stats = { { BENCH_STAT(RECYCLE_RING) | BENCH_STAT(RECYCLE_RING_FULL), 1 },
+		   BENCH_STAT_NONE(RECYCLE_CACHED),
+		   BENCH_STAT_NONE(RECYCLE_RELEASED_REFCNT) },
+};
+
 struct bench_run;
 struct bench_xcpu;
 
@@ -128,6 +227,9 @@ struct bench_test {
 	int (*setup)(struct bench_run *run);
 	/* Why this kernel cannot run the test, or NULL. */
 	const char *unsupported;
+	/* What it must do, checked by the kselftest from the results file */
+	const struct bench_expect *expect;
+	const char *cheaper_than;	/* tests it must cost less than */
 };
 
 struct bench_result {
@@ -802,10 +904,14 @@ static __always_inline bool bench_pp_cycle(struct page_pool *pool,
 static __always_inline u64 bench_pp_loop(struct bench_run *run, u64 loops,
 					 enum bench_return page_return)
 {
+	/* In a register: read through run, the pool would be loaded again
+	 * after every call, which may have written to *run.
+	 */
+	struct page_pool *pool = run->pool;
 	u64 i;
 
 	for (i = 0; i < loops; i++)
-		if (unlikely(!bench_pp_cycle(run->pool, page_return)))
+		if (unlikely(!bench_pp_cycle(pool, page_return)))
 			break;
 	return i;
 }
@@ -876,10 +982,11 @@ static u64 bench_pp_bulk(struct bench_run *run, u64 loops)
 
 static u64 bench_pp_netmem(struct bench_run *run, u64 loops)
 {
+	struct page_pool *pool = run->pool;
 	u64 i;
 
 	for (i = 0; i < loops; i++)
-		if (unlikely(!bench_netmem_cycle(run->pool, BENCH_GFP)))
+		if (unlikely(!bench_netmem_cycle(pool, BENCH_GFP)))
 			break;
 	return i;
 }
@@ -892,6 +999,7 @@ static u64 bench_pp_netmem(struct bench_run *run, u64 loops)
 static u64 bench_skb_free(struct bench_run *run, u64 loops)
 {
 	struct page_pool *pool = run->pool;
+	int budget = run->napi_budget;
 	struct sk_buff *skb;
 	struct page *page;
 	u64 i;
@@ -906,7 +1014,7 @@ static u64 bench_skb_free(struct bench_run *run, u64 loops)
 			break;
 		}
 		skb_mark_for_recycle(skb);
-		napi_consume_skb(skb, run->napi_budget);
+		napi_consume_skb(skb, budget);
 	}
 	return i;
 }
@@ -1019,55 +1127,64 @@ static int bench_setup_dma_pool(struct bench_run *run)
 }
 
 /*
- * The tests, one row each: name, run_flags bit, context, body, setup, and
- * why this kernel cannot run it (NULL: it can).  A plain load runs all of
- * them in this order; bits 0-6 are the legacy benchmark's nine tests.
- * The run_flags mask and the parameter descriptions derive from here:
- * each use defines BENCH_TEST() to take what it needs from a row.
+ * The tests, one row each: name, run_flags bit, context, body, setup, why
+ * this kernel cannot run it (NULL: it can), what it must do (the
+ * bench_expect_* above) and the tests it must be cheaper than.  A plain
+ * load runs all of them in this order; bits 0-6 are the legacy
+ * benchmark's nine tests.  The run_flags mask, the parameter
+ * descriptions and the kselftest's checks derive from here: each use
+ * defines BENCH_TEST() to take what it needs from a row.
  */
 #define BENCH_TESTS BENCH_TABLE(					\
-	BENCH_TEST("for_loop", 0, process, bench_for_loop, NULL, NULL)	\
-	BENCH_TEST("atomic_inc", 0, process, bench_atomic_inc, NULL, NULL) \
-	BENCH_TEST("lock", 0, process, bench_lock, NULL, NULL)		\
+	BENCH_TEST("for_loop", 0, process, bench_for_loop, NULL, NULL,	\
+		   none, NULL)						\
+	BENCH_TEST("atomic_inc", 0, process, bench_atomic_inc, NULL, NULL, \
+		   none, NULL)						\
+	BENCH_TEST("lock", 0, process, bench_lock, NULL, NULL, none, NULL) \
 	BENCH_TEST("no-softirq-page_pool01", 1, process, bench_pp_fast_path, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, any, NULL)			\
 	BENCH_TEST("no-softirq-page_pool02", 2, process, bench_pp_ptr_ring, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, ring, "no-softirq-page_pool03") \
 	BENCH_TEST("no-softirq-page_pool03", 3, process, bench_pp_slow,	\
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, allocator, NULL)		\
 	BENCH_TEST("tasklet_page_pool01_fast_path", 4, softirq,		\
-		   bench_pp_fast_path, bench_setup_pool, NULL)		\
+		   bench_pp_fast_path, bench_setup_pool, NULL, cache,	\
+		   "tasklet_page_pool02_ptr_ring")			\
 	BENCH_TEST("tasklet_page_pool02_ptr_ring", 5, softirq, bench_pp_ptr_ring, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, ring, "tasklet_page_pool03_slow") \
 	BENCH_TEST("tasklet_page_pool03_slow", 6, softirq, bench_pp_slow, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, allocator, NULL)		\
 	BENCH_TEST("tasklet_page_pool04_dma_fast_path", 7, softirq,	\
-		   bench_pp_fast_path, bench_setup_dma_pool, NULL)	\
+		   bench_pp_fast_path, bench_setup_dma_pool, NULL, cache, \
+		   "tasklet_page_pool05_dma_ptr_ring")			\
 	BENCH_TEST("tasklet_page_pool05_dma_ptr_ring", 8, softirq,	\
-		   bench_pp_ptr_ring, bench_setup_dma_pool, NULL)	\
+		   bench_pp_ptr_ring, bench_setup_dma_pool, NULL, ring,	\
+		   "tasklet_page_pool06_dma_slow")			\
 	BENCH_TEST("tasklet_page_pool06_dma_slow", 9, softirq, bench_pp_slow, \
-		   bench_setup_dma_pool, NULL)				\
+		   bench_setup_dma_pool, NULL, allocator, NULL)		\
 	BENCH_TEST("tasklet_page_pool07_frag", 10, softirq, bench_pp_frag, \
-		   bench_setup_frag_pool, NULL)				\
+		   bench_setup_frag_pool, NULL, frag, NULL)		\
 	BENCH_TEST("tasklet_page_pool08_bulk", 11, softirq, bench_pp_bulk, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, ring, "tasklet_page_pool02_ptr_ring") \
 	BENCH_TEST("tasklet_page_pool09_netmem", 12, softirq, bench_pp_netmem, \
-		   bench_setup_pool, BENCH_NETMEM_UNSUPPORTED)		\
+		   bench_setup_pool, BENCH_NETMEM_UNSUPPORTED, cache, NULL) \
 	BENCH_TEST("napi_page_pool01_fast_path", 13, napi, bench_pp_fast_path, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, cache, "napi_page_pool02_ptr_ring") \
 	BENCH_TEST("napi_page_pool02_ptr_ring", 14, napi, bench_pp_ptr_ring, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, ring, NULL)			\
 	BENCH_TEST("napi_page_pool03_skb_bound", 15, napi, bench_skb_free, \
-		   bench_setup_napi_pool, BENCH_PP_NAPI_UNSUPPORTED)	\
+		   bench_setup_napi_pool, BENCH_PP_NAPI_UNSUPPORTED, cache, NULL) \
 	BENCH_TEST("napi_page_pool04_skb_unbound", 16, napi, bench_skb_free, \
-		   bench_setup_pool, NULL)				\
+		   bench_setup_pool, NULL, ring, NULL)			\
 	BENCH_TEST("cross_cpu_page_pool01_return", 17, cpus, NULL,	\
-		   bench_setup_pool, NULL))
+		   bench_setup_pool, NULL, xcpu, NULL))
 /* One macro argument: the rows are one table, not many statements. */
 #define BENCH_TABLE(...)	__VA_ARGS__
 
-#define BENCH_TEST(name, bit, ctx, body, setup, unsupported)		\
-	{ name, bit, &bench_ctx_##ctx, body, setup, unsupported },
+#define BENCH_TEST(name, bit, ctx, body, setup, unsupported, expect,	\
+		   cheaper_than)					\
+	{ name, bit, &bench_ctx_##ctx, body, setup, unsupported,	\
+	  &bench_expect_##expect, cheaper_than },
 static const struct bench_test bench_tests[] = {
 	BENCH_TESTS
 };
@@ -1583,6 +1700,7 @@ static const char *bench_cpu_model(void)
 }
 
 static struct time_bench_overhead bench_overhead;
+static struct time_bench_instrument bench_instrument;
 static int bench_pmu_error;
 
 /*
@@ -1633,29 +1751,6 @@ static const char *bench_preempt_model(void)
 	return "none";
 }
 
-/* The hypervisor's CPUID signature, "none" on bare metal. */
-static void bench_hypervisor(char *buf, size_t size)
-{
-	strscpy(buf, "none", size);
-#ifdef CONFIG_X86
-	if (boot_cpu_has(X86_FEATURE_HYPERVISOR)) {
-		u32 eax, sig[3];
-		char *c;
-
-		cpuid(0x40000000, &eax, &sig[0], &sig[1], &sig[2]);
-		memcpy(buf, sig, min(size - 1, sizeof(sig)));
-		buf[min(size - 1, sizeof(sig))] = '\0';
-		/* One token for the results file: "Microsoft Hv" has a space */
-		for (c = buf; *c; c++)
-			if (!isalnum(*c))
-				*c = '_';
-		if (!buf[0])
-			strscpy(buf, "unknown", size);
-	}
-#endif
-}
-
-#define BENCH_HYPERVISOR_LEN	16
 #define BENCH_CMDLINE_LEN	4096
 
 static char *bench_cmdline;
@@ -1713,7 +1808,6 @@ static void bench_warn_debug_options(void)
 
 static void bench_seq_fingerprint(struct seq_file *m)
 {
-	char hyp[BENCH_HYPERVISOR_LEN];
 	size_t i;
 
 	seq_puts(m, "config:");
@@ -1721,10 +1815,10 @@ static void bench_seq_fingerprint(struct seq_file *m)
 		seq_printf(m, " %s=%c", bench_config_opts[i].name,
 			   bench_config_opts[i].enabled ? 'y' : 'n');
 	seq_printf(m, " preempt=%s\n", bench_preempt_model());
-	bench_hypervisor(hyp, sizeof(hyp));
 	seq_printf(m, "runtime: init_on_alloc=%d init_on_free=%d debug_pagealloc=%d online_cpus=%u hypervisor=%s\n",
 		   want_init_on_alloc(0), want_init_on_free(),
-		   debug_pagealloc_enabled(), num_online_cpus(), hyp);
+		   debug_pagealloc_enabled(), num_online_cpus(),
+		   bench_instrument.signature);
 	if (bench_cmdline_error)
 		seq_printf(m, "cmdline: unavailable (error %d)\n",
 			   bench_cmdline_error);
@@ -1825,6 +1919,70 @@ static void bench_seq_cpus(struct seq_file *m, const struct bench_test *test,
 	}
 }
 
+/* " name+name:n": a sum of page_pool counters and what it must be */
+static void bench_seq_stat_sum(struct seq_file *m, const char *sep,
+			       const struct bench_stat_sum *sum, u64 iterations)
+{
+	int i;
+
+	for_each_set_bit(i, &sum->counters, BENCH_PP_NR_STATS) {
+		seq_printf(m, "%s%s", sep, bench_pp_stat_names[i]);
+		sep = "+";
+	}
+	seq_printf(m, ":%llu", sum->per_iteration * iterations);
+}
+
+/* Pages the pool may take from the allocator while timed. */
+static void bench_seq_allocated_max(struct seq_file *m,
+				    const struct bench_expect *e,
+				    const struct bench_result *res)
+{
+	switch (e->allocated) {
+	case BENCH_ALLOC_NONE:
+		seq_puts(m, " expect_allocated_max=0");
+		break;
+	case BENCH_ALLOC_IN_FLIGHT:
+		/* The queues to the returning CPUs, full, and one refill
+		 * of the pool's cache from the page allocator.
+		 */
+		seq_printf(m, " expect_allocated_max=%u",
+			   BENCH_XCPU_QUEUE * (res->nr_cpus - 1) +
+			   PP_ALLOC_CACHE_REFILL);
+		break;
+	default:
+		seq_puts(m, " expect_allocated_max=-");
+	}
+}
+
+/* What the test's row says it must do, for the kselftest to check. */
+static void bench_seq_expect(struct seq_file *m, const struct bench_test *test,
+			     const struct bench_result *res)
+{
+	const struct bench_expect *e = test->expect;
+	const char *sep = "";
+	int i;
+
+	seq_puts(m, " expect_path=");
+	for_each_set_bit(i, &e->paths, BENCH_PATH_UNKNOWN) {
+		seq_printf(m, "%s%s", sep, bench_path_names[i]);
+		sep = ",";
+	}
+	if (!e->paths)
+		seq_putc(m, '-');
+	bench_seq_allocated_max(m, e, res);
+	if (e->released_all)
+		seq_printf(m, " expect_released=%llu", res->total_invocations);
+	else
+		seq_puts(m, " expect_released=-");
+	seq_puts(m, " expect_stats=");
+	for (i = 0; i < BENCH_MAX_STAT_SUMS && e->stats[i].counters; i++)
+		bench_seq_stat_sum(m, i ? "," : "", &e->stats[i],
+				   res->total_invocations);
+	if (!i)
+		seq_putc(m, '-');
+	seq_printf(m, " cheaper_than=%s", test->cheaper_than ?: "-");
+}
+
 static void bench_seq_test(struct seq_file *m, size_t i)
 {
 	const struct bench_test *test = &bench_tests[i];
@@ -1862,6 +2020,7 @@ static void bench_seq_test(struct seq_file *m, size_t i)
 		bench_format_pp_stats(buf, sizeof(buf), res);
 		seq_puts(m, buf);
 	}
+	bench_seq_expect(m, test, res);
 	seq_putc(m, '\n');
 	bench_seq_cpus(m, test, res);
 }
@@ -1870,12 +2029,15 @@ static void bench_seq_test(struct seq_file *m, size_t i)
 static int bench_results_show(struct seq_file *m, void *v)
 {
 	const struct time_bench_overhead *ovh = &bench_overhead;
+	unsigned int ran = 0, skipped = 0;
 	const char *sep = " ";
 	size_t i;
 
-	seq_puts(m, "format: bench_page_pool_simple 2\n");
+	seq_puts(m, "format: bench_page_pool_simple 3\n");
 	seq_printf(m, "kernel: %s\n", init_utsname()->release);
 	seq_printf(m, "cpu_model: %s\n", bench_cpu_model());
+	seq_printf(m, "clock: %s\n", time_bench_clock_name(bench_instrument.clock));
+	seq_printf(m, "accel: %s\n", time_bench_accel_name(bench_instrument.accel));
 	seq_printf(m, "page_pool_stats: %s\n",
 		   BENCH_HAVE_PP_STATS ? "yes" : "no");
 	bench_seq_fingerprint(m);
@@ -1902,9 +2064,13 @@ static int bench_results_show(struct seq_file *m, void *v)
 	else
 		seq_puts(m, "pmu: instructions cycles\n");
 
-	for (i = 0; i < BENCH_NR_TESTS; i++)
+	for (i = 0; i < BENCH_NR_TESTS; i++) {
 		if (bench_results[i].valid || bench_results[i].skipped)
 			bench_seq_test(m, i);
+		ran += bench_results[i].valid;
+		skipped += bench_results[i].skipped;
+	}
+	seq_printf(m, "end: tests=%u skips=%u\n", ran, skipped);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(bench_results);
@@ -2041,6 +2207,11 @@ static int __init bench_page_pool_simple_init(void)
 	bench_warn_debug_options();
 	bench_read_cmdline();
 
+	time_bench_instrument(&bench_instrument);
+	/* What the cycles(tsc) of the lines below count. */
+	pr_info("instrument: clock=%s accel=%s\n",
+		time_bench_clock_name(bench_instrument.clock),
+		time_bench_accel_name(bench_instrument.accel));
 	time_bench_measure_overhead(&bench_overhead);
 	bench_print_overhead(&bench_overhead);
 	bench_pmu_error = time_bench_pmu_open();

@@ -10,6 +10,7 @@
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/jiffies.h>
@@ -22,6 +23,10 @@
 #include <linux/timekeeping.h>
 #include <linux/timex.h>
 #include <linux/wait.h>
+#ifdef CONFIG_X86
+#include <asm/processor.h>
+#include <asm/tsc.h>
+#endif
 
 #include "time_bench.h"
 
@@ -116,6 +121,44 @@ void time_bench_pmu_read(struct time_bench_stamp *stamp)
 	stamp->pmu_valid = enabled == running;
 }
 EXPORT_SYMBOL_GPL(time_bench_pmu_read);
+
+/**
+ * time_bench_instrument() - the accelerator and the cycle counter's unit
+ * @ins: filled in; the signature as a single token ('_' for anything
+ *	 but letters and digits, as in "Microsoft_Hv")
+ *
+ * Only x86 tells: other architectures say no hypervisor and cycles.
+ */
+void time_bench_instrument(struct time_bench_instrument *ins)
+{
+	char sig[TIME_BENCH_SIG_LEN] = { };
+	bool hypervisor = false;
+	u32 khz = 0;
+	int i;
+
+#ifdef CONFIG_X86
+	hypervisor = boot_cpu_has(X86_FEATURE_HYPERVISOR);
+	if (hypervisor) {
+		u32 eax, regs[3];
+
+		cpuid(0x40000000, &eax, &regs[0], &regs[1], &regs[2]);
+		memcpy(sig, regs, sizeof(sig));
+	}
+	khz = tsc_khz;
+#endif
+	ins->accel = time_bench_accel_of(hypervisor, sig);
+	ins->clock = time_bench_clock_of(ins->accel, khz);
+	if (!hypervisor) {
+		strscpy(ins->signature, "none", sizeof(ins->signature));
+		return;
+	}
+	for (i = 0; i < TIME_BENCH_SIG_LEN && sig[i]; i++)
+		ins->signature[i] = isalnum(sig[i]) ? sig[i] : '_';
+	ins->signature[i] = '\0';
+	if (!i)
+		strscpy(ins->signature, "unknown", sizeof(ins->signature));
+}
+EXPORT_SYMBOL_GPL(time_bench_instrument);
 
 /* The clock is read outside the cycle count so that the ns interval
  * encloses the cycle interval and neither includes the other's read.

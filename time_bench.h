@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 #include <linux/math64.h>
+#include <linux/string.h>
 
 /* Sums over all chunks of one measurement. */
 struct time_bench_record {
@@ -271,6 +272,72 @@ static inline struct time_bench_summary time_bench_summarize(u64 *vals, u32 n)
 	return sum;
 }
 
+/*
+ * The instrument: what the cycle counter counts.  Under QEMU's TCG with
+ * "-icount shift=0" the TSC advances one tick per guest instruction and
+ * the kernel measures it at 1 GHz, so "cycles" are instructions there.
+ */
+enum time_bench_accel {
+	TIME_BENCH_ACCEL_NONE,		/* no hypervisor bit: bare metal */
+	TIME_BENCH_ACCEL_KVM,
+	TIME_BENCH_ACCEL_TCG,
+	TIME_BENCH_ACCEL_OTHER,
+};
+
+enum time_bench_clock {
+	TIME_BENCH_CLOCK_CYCLES,
+	TIME_BENCH_CLOCK_INSTRUCTIONS,
+};
+
+#define TIME_BENCH_SIG_LEN	12	/* CPUID 0x40000000 signature */
+#define TIME_BENCH_ICOUNT_KHZ	1000000	/* one tick per ns */
+
+/* The accelerator a CPUID hypervisor signature names. */
+static inline enum time_bench_accel
+time_bench_accel_of(bool hypervisor, const char sig[TIME_BENCH_SIG_LEN])
+{
+	if (!hypervisor)
+		return TIME_BENCH_ACCEL_NONE;
+	if (!memcmp(sig, "KVMKVMKVM\0\0\0", TIME_BENCH_SIG_LEN))
+		return TIME_BENCH_ACCEL_KVM;
+	if (!memcmp(sig, "TCGTCGTCGTCG", TIME_BENCH_SIG_LEN))
+		return TIME_BENCH_ACCEL_TCG;
+	return TIME_BENCH_ACCEL_OTHER;
+}
+
+/* Instructions when TCG's TSC runs at 1 GHz, within 0.1%. */
+static inline enum time_bench_clock
+time_bench_clock_of(enum time_bench_accel accel, u32 tsc_khz)
+{
+	u32 off = tsc_khz > TIME_BENCH_ICOUNT_KHZ ?
+		  tsc_khz - TIME_BENCH_ICOUNT_KHZ :
+		  TIME_BENCH_ICOUNT_KHZ - tsc_khz;
+
+	if (accel == TIME_BENCH_ACCEL_TCG && off <= TIME_BENCH_ICOUNT_KHZ / 1000)
+		return TIME_BENCH_CLOCK_INSTRUCTIONS;
+	return TIME_BENCH_CLOCK_CYCLES;
+}
+
+static inline const char *time_bench_accel_name(enum time_bench_accel accel)
+{
+	switch (accel) {
+	case TIME_BENCH_ACCEL_NONE:
+		return "none";
+	case TIME_BENCH_ACCEL_KVM:
+		return "kvm";
+	case TIME_BENCH_ACCEL_TCG:
+		return "tcg";
+	default:
+		return "other";
+	}
+}
+
+static inline const char *time_bench_clock_name(enum time_bench_clock clock)
+{
+	return clock == TIME_BENCH_CLOCK_INSTRUCTIONS ? "instructions" :
+							"cycles";
+}
+
 /* What reading the timers costs, in thousandths per read. */
 struct time_bench_overhead {
 	u64 cycle_read_milli;		/* cycles per cycle-counter read */
@@ -304,6 +371,14 @@ void time_bench_print_cpu_sum(const char *name,
 			      const struct time_bench_record *recs,
 			      unsigned int n);
 
+/* The machine's hypervisor and what its cycle counter counts. */
+struct time_bench_instrument {
+	enum time_bench_accel accel;
+	enum time_bench_clock clock;
+	char signature[TIME_BENCH_SIG_LEN + 1];	/* "none" on bare metal */
+};
+
+void time_bench_instrument(struct time_bench_instrument *ins);
 void time_bench_start(struct time_bench_stamp *stamp);
 void time_bench_stop(struct time_bench_stamp *stamp);
 void time_bench_print(const char *name, const struct time_bench_record *rec);

@@ -1220,6 +1220,65 @@ static void test_random_summarize_scaled(unsigned int sets)
 		  worst, over_q, over_q_big_n);
 }
 
+/* The accelerator from the CPUID signature, the clock from it and the
+ * TSC rate: instructions only under TCG at 1 GHz within 0.1%.
+ */
+static void test_instrument(void)
+{
+	static const struct {
+		bool hv;
+		const char *sig;	/* 12 bytes */
+		enum time_bench_accel want;
+	} sigs[] = {
+		{ false, "TCGTCGTCGTCG", TIME_BENCH_ACCEL_NONE },
+		{ true, "TCGTCGTCGTCG", TIME_BENCH_ACCEL_TCG },
+		{ true, "KVMKVMKVM\0\0\0", TIME_BENCH_ACCEL_KVM },
+		{ true, "KVMKVMKVMKVM", TIME_BENCH_ACCEL_OTHER },
+		{ true, "Microsoft Hv", TIME_BENCH_ACCEL_OTHER },
+		{ true, "\0\0\0\0\0\0\0\0\0\0\0\0", TIME_BENCH_ACCEL_OTHER },
+	};
+	static const struct {
+		enum time_bench_accel accel;
+		u32 khz;
+		enum time_bench_clock want;
+	} clocks[] = {
+		{ TIME_BENCH_ACCEL_TCG, 1000000, TIME_BENCH_CLOCK_INSTRUCTIONS },
+		/* "tsc: Detected 999.993 MHz" before the refinement */
+		{ TIME_BENCH_ACCEL_TCG, 999993, TIME_BENCH_CLOCK_INSTRUCTIONS },
+		{ TIME_BENCH_ACCEL_TCG, 999000, TIME_BENCH_CLOCK_INSTRUCTIONS },
+		{ TIME_BENCH_ACCEL_TCG, 1001000, TIME_BENCH_CLOCK_INSTRUCTIONS },
+		{ TIME_BENCH_ACCEL_TCG, 998999, TIME_BENCH_CLOCK_CYCLES },
+		{ TIME_BENCH_ACCEL_TCG, 1001001, TIME_BENCH_CLOCK_CYCLES },
+		/* plain TCG: the host's TSC rate */
+		{ TIME_BENCH_ACCEL_TCG, 2100000, TIME_BENCH_CLOCK_CYCLES },
+		{ TIME_BENCH_ACCEL_TCG, 0, TIME_BENCH_CLOCK_CYCLES },
+		{ TIME_BENCH_ACCEL_KVM, 1000000, TIME_BENCH_CLOCK_CYCLES },
+		{ TIME_BENCH_ACCEL_NONE, 1000000, TIME_BENCH_CLOCK_CYCLES },
+		{ TIME_BENCH_ACCEL_OTHER, 1000000, TIME_BENCH_CLOCK_CYCLES },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+		enum time_bench_accel got = time_bench_accel_of(sigs[i].hv,
+								sigs[i].sig);
+
+		KTAP_CHECK(got == sigs[i].want,
+			   "accel_of(%d, \"%.12s\") = %s (want %s)", sigs[i].hv,
+			   sigs[i].sig, time_bench_accel_name(got),
+			   time_bench_accel_name(sigs[i].want));
+	}
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		enum time_bench_clock got = time_bench_clock_of(clocks[i].accel,
+								clocks[i].khz);
+
+		KTAP_CHECK(got == clocks[i].want,
+			   "clock_of(%s, %u kHz) = %s (want %s)",
+			   time_bench_accel_name(clocks[i].accel), clocks[i].khz,
+			   time_bench_clock_name(got),
+			   time_bench_clock_name(clocks[i].want));
+	}
+}
+
 int main(void)
 {
 	ktap_rand_seed(RAND_SEED);
@@ -1246,6 +1305,7 @@ int main(void)
 	test_summarize_big();
 	test_random_summarize(3000);
 	test_random_summarize_scaled(1000);
+	test_instrument();
 
 	return ktap_finish();
 }

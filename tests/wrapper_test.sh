@@ -1,8 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side tests of test_bench_page_pool.sh's exits that need no module:
-# usage errors, and the kselftest skips.  Prints KTAP.
+# Host-side tests of the kselftest wrapper and of results_lib.sh, which
+# need no module: results_lib's readers and its whole-file check; the
+# wrapper's usage errors, file errors (FILE:LINE, before anything is
+# loaded) and skips; and, with -c on results files written by hand in
+# format 3 (tests/wrapper_data), every check it applies to a load, each
+# shown passing and failing.  Prints KTAP.
 #
 # The wrapper runs from a copy in a fresh folder that every user may
 # enter, as the kselftest install would be: the checkout itself may sit
@@ -10,17 +14,28 @@
 # "not root" case runs it as nobody.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+DATA=$TOP/tests/wrapper_data
 . "$TOP/ktap_lib.sh"
+. "$TOP/results_lib.sh"
 
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' INT TERM
 chmod 755 "$dir"
-for f in test_bench_page_pool.sh ktap_lib.sh splat_patterns; do
+for f in test_bench_page_pool.sh ktap_lib.sh results_lib.sh splat_patterns; do
 	cp "$TOP/$f" "$dir/" && chmod 644 "$dir/$f" || exit 1
 done
 WRAPPER=$dir/test_bench_page_pool.sh
+ICOUNT=$DATA/icount.results	# QEMU -icount: clock instructions
+TCG=$DATA/tcg.results		# TCG without -icount: emulated cycles
 out=$dir/out
 
+show() {	# why
+	ktap_print_msg "$1; output:"
+	sed 's/^/#   /' "$out"
+}
+
+# The command exits with STATUS and prints a line matching PATTERN.
 expect() {	# description status pattern command...
 	desc=$1 want=$2 pattern=$3
 	shift 3
@@ -29,28 +44,392 @@ expect() {	# description status pattern command...
 	if [ "$got" = "$want" ] && grep -Eq -- "$pattern" "$out"; then
 		ktap_test_pass "$desc"
 	else
-		ktap_print_msg "exit $got, want $want; output:"
-		sed 's/^/#   /' "$out"
+		show "exit $got, want $want and a line matching '$pattern'"
+		ktap_test_fail "$desc"
+	fi
+}
+
+# The wrapper's KTAP: exit STATUS, exactly NOT_OK failed lines, one line
+# matching PATTERN (empty: any), and a plan that agrees with what ran.
+expect_ktap() {	# description status not_ok pattern wrapper-args...
+	desc=$1 want=$2 not_ok=$3 pattern=$4
+	shift 4
+	sh "$WRAPPER" "$@" >"$out" 2>&1
+	got=$?
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out")
+	ran=$(grep -Ec '^(not )?ok [0-9]+ ' "$out")
+	failed=$(grep -c '^not ok ' "$out")
+	if [ "$got" = "$want" ] && [ "$failed" = "$not_ok" ] &&
+	   [ "$plan" = "$ran" ] &&
+	   { [ -z "$pattern" ] || grep -Eq -- "$pattern" "$out"; }; then
+		ktap_test_pass "$desc"
+	else
+		show "exit $got (want $want), $failed not ok (want $not_ok), plan ${plan:-none} for $ran, pattern '$pattern'"
+		ktap_test_fail "$desc"
+	fi
+}
+
+# A copy of a results file with a sed script applied: a hand-made fault.
+variant() {	# name sed-script [source]
+	sed "$2" "${3:-$ICOUNT}" >"$dir/$1" || exit 1
+	cmp -s "$dir/$1" "${3:-$ICOUNT}" &&
+		{ echo "variant $1: the edit changed nothing" >&2; exit 1; }
+	echo "$dir/$1"
+}
+
+# Text file under the test folder.
+file() {	# name lines...
+	f=$dir/$1
+	shift
+	printf '%s\n' "$@" >"$f"
+	echo "$f"
+}
+
+is() {	# description expected command...
+	desc=$1 want=$2
+	shift 2
+	got=$("$@" 2>&1)
+	if [ "$got" = "$want" ]; then
+		ktap_test_pass "$desc"
+	else
+		ktap_print_msg "got '$got', want '$want'"
 		ktap_test_fail "$desc"
 	fi
 }
 
 ktap_print_header
-ktap_set_plan 8
+
+# --- results_lib.sh -----------------------------------------------------
+
+two=$(file two.results "format: bench_page_pool_simple 3" \
+	"kernel:   6.12 x" "clock: instructions" \
+	"selected: a.b,c-d" \
+	"test: name=a.b cycles=1 cycles_min=2.50 path=ring" \
+	"skip: name=c-d run_flags_bit=3 wanted_context=napi reason=needs 2 online CPUs, 1 online" \
+	"cpu: name=a.b cpu=0 role=alloc invoke_count=7" \
+	"cpu: name=a.b cpu=1 role=return" \
+	"format: bench_page_pool_simple 3" "kernel: second" \
+	"test: name=x cycles=9")
+printf 'format: bench_page_pool_simple 2\r\nkernel: crlf\r\n' >"$dir/crlf.results"
+is "results_header: a KEY: line's value, leading blanks dropped" "6.12 x" \
+	results_header "$two" kernel
+is "results_header: CR of CRLF files dropped" "crlf" \
+	results_header "$dir/crlf.results" kernel
+is "results_header: a missing key is empty" "" results_header "$two" accel
+is "results_tests: the selected: names, one a line" "a.b
+c-d" results_tests "$two"
+is "results_field: a test: line's field, not one it prefixes" "1" \
+	results_field "$two" a.b cycles
+is "results_field: names are strings, not patterns (a.b is not axb)" "" \
+	results_field "$two" axb cycles
+is "results_field: the first block only" "" results_field "$two" x cycles
+is "results_field: a skip: line's reason keeps its spaces" \
+	"needs 2 online CPUs, 1 online" results_field "$two" c-d reason
+is "results_field: a missing field is empty" "" results_field "$two" a.b ns
+is "results_fields: several, one a line, an empty line when missing" "2.50
+
+ring" results_fields "$two" a.b cycles_min nosuch path
+is "results_skip_reason: the rest of the line" \
+	"needs 2 online CPUs, 1 online" results_skip_reason "$two" c-d
+is "results_skip_reason: empty for a test that ran" "" \
+	results_skip_reason "$two" a.b
+is "results_ran: a test: line, not a skip: line" "yes no" \
+	sh -c '. "$1"; results_ran "$2" a.b && a=yes || a=no
+		results_ran "$2" c-d && b=yes || b=no; echo "$a $b"' sh \
+	"$TOP/results_lib.sh" "$two"
+is "results_cpu_field: per cpu: line, - when missing" "alloc 7
+return -" results_cpu_field "$two" a.b role invoke_count
+numbers=
+for v in 12 79.06 0 1e9 1e9x -5 .5 5. 1.2.3 "" "1 2" 0x10; do
+	results_is_number "$v" && numbers="$numbers $v"
+done
+is "results_is_number: plain decimals only" " 12 79.06 0" echo "$numbers"
+is "results_check: a whole format-3 file" "" results_check "$ICOUNT" cycles_min
+is "results_check: a format-2 file has no end: line to check" "" \
+	results_check "$DATA/format2.results"
+cut=$(variant cut.results '/^end:/d')
+is "results_check: format 3 without end: is cut" \
+	"$cut:37: no end: line: the block is cut" results_check "$cut"
+short=$(variant short.results '/name=lock /d')
+is "results_check: end: counts that disagree" \
+	"$short:37: end: says tests=20 skips=0, the block has tests=19 skips=0: lines are missing" \
+	results_check "$short"
+cat "$ICOUNT" "$ICOUNT" >"$dir/twice.results"
+is "results_check: one block per file" \
+	"$dir/twice.results:39: a second results block: give one load per file" \
+	results_check "$dir/twice.results"
+printf 'format: bench_page_pool_simple 3\nkernel: a\000b\n' >"$dir/nul.results"
+is "results_check: a NUL byte" \
+	"$dir/nul.results:2: control character in the line" \
+	results_check "$dir/nul.results"
+esc=$(variant esc.results "s/^kernel: .*/kernel: $(printf '\033')[2J/")
+is "results_check: a control character" \
+	"$esc:2: control character in the line" results_check "$esc"
+is "results_check: not a results file" \
+	"$TOP/README.rst:1: not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")" \
+	results_check "$TOP/README.rst"
+noname=$(variant noname.results 's/^test: name=lock /test: lock /')
+is "results_check: a test: line without name= first" \
+	"$noname:18: test: line without name=TEST first" results_check "$noname"
+badkv=$(variant badkv.results '/name=lock /s/ chunks=2 / chunks /')
+is "results_check: a word that is no key=value" \
+	"$badkv:18: \"chunks\" is not a key=value field" results_check "$badkv"
+badnum=$(variant badnum.results '/name=lock /s/ cycles_min=22.00 / cycles_min=22e0 /')
+is "results_check FIELD: the field must be a plain number" \
+	"$badnum:18: test: lock has no cycles_min=NUMBER" \
+	results_check "$badnum" cycles_min
+badclock=$(variant badclock.results 's/^clock: .*/clock: ticks/')
+is "results_check: clock: instructions or cycles" \
+	"$badclock:4: clock: must be instructions or cycles" \
+	results_check "$badclock"
+
+# --- usage errors and skips ---------------------------------------------
+
 expect "-h prints usage, exit 0" 0 '^usage: ' sh "$WRAPPER" -h
 expect "unknown option: usage, exit 1" 1 '^usage: ' sh "$WRAPPER" -x
 expect "a word that is no parameter: usage, exit 1" 1 \
 	'not a module parameter: loops' sh "$WRAPPER" loops
-expect "unreadable thresholds file: exit 1" 1 'cannot read thresholds' \
-	sh "$WRAPPER" -t /nonexistent/thresholds
-expect "unreadable relations file: exit 1" 1 'cannot read relations' \
-	sh "$WRAPPER" -r /nonexistent/relations
+expect "-n 0: exit 1" 1 '-n 0: the number of loads' sh "$WRAPPER" -n 0
+expect "-n x: exit 1" 1 '-n x: the number of loads' sh "$WRAPPER" -n x
+expect "-b without -p: exit 1" 1 '-b needs -p PCT' \
+	sh "$WRAPPER" -b "$ICOUNT"
+expect "-p without -b: exit 1" 1 '-p needs -b FILE' sh "$WRAPPER" -p 5
+expect "-p abc: exit 1" 1 '-p abc: the margin is a decimal number' \
+	sh "$WRAPPER" -b "$ICOUNT" -p abc
+expect "-c with a load option: exit 1" 1 '-n is for loading the module' \
+	sh "$WRAPPER" -c -n 2 "$ICOUNT"
+expect "-c without files: exit 1" 1 '-c needs the results files' \
+	sh "$WRAPPER" -c
+expect "-c with an unreadable file: exit 1" 1 \
+	'cannot read results file /nonexistent' sh "$WRAPPER" -c /nonexistent
 expect "not root: KTAP skip, exit 4" 4 '^1\.\.0 # SKIP must be run as root' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups sh "$WRAPPER"
 expect "no modules in -d DIR: KTAP skip, exit 4" 4 \
 	'^1\.\.0 # SKIP (no time_bench.ko|kernel has no page_pool)' \
 	sh "$WRAPPER" -d /nonexistent
+
+# Files are read before anything is loaded: with -d /nonexistent the
+# wrapper would skip (exit 4) if it had come that far.
+bad_file() {	# description option pattern lines...
+	desc=$1 opt=$2 pattern=$3
+	shift 3
+	f=$(file bad "$@")
+	expect "$desc: usage error naming FILE:LINE, exit 1" 1 \
+		"^$WRAPPER: $f:$pattern" sh "$WRAPPER" -d /nonexistent "$opt" "$f"
+}
+expect "unreadable thresholds file: exit 1" 1 \
+	'cannot read threshold file /nonexistent/thresholds' \
+	sh "$WRAPPER" -d /nonexistent -t /nonexistent/thresholds
+expect "unreadable relations file: exit 1" 1 \
+	'cannot read relation file /nonexistent/relations' \
+	sh "$WRAPPER" -d /nonexistent -r /nonexistent/relations
+bad_file "threshold limit abc" -t '2: limit "abc" is not a number' \
+	"# limits" "tasklet_page_pool01_fast_path abc"
+bad_file "threshold limit 1e9x" -t '1: limit "1e9x" is not a number' \
+	"tasklet_page_pool01_fast_path 1e9x"
+bad_file "threshold \"150 extra\"" -t '1: "tasklet_page_pool01_fast_path 150 extra": expected TEST_NAME LIMIT, found 3 fields' \
+	"tasklet_page_pool01_fast_path 150 extra"
+bad_file "threshold without its limit" -t '2: "lock": the limit is missing' \
+	"" "lock"
+bad_file "negative threshold" -t '1: limit "-5" is negative' "lock -5"
+bad_file "threshold for a name no test can have" -t \
+	'1: "lock;rm" is not a test name' "lock;rm 5"
+bad_file "two limits for one test" -t '2: lock has a limit already, on line 1' \
+	"lock 5" "lock 6 # again"
+bad_file "relation with one name" -r \
+	'1: "lock": expected CHEAPER_TEST DEARER_TEST, found 1 field' "lock"
+bad_file "relation with three names" -r \
+	'1: "a b c": expected CHEAPER_TEST DEARER_TEST, found 3 fields' "a b c"
+bad_file "relation of a test with itself" -r \
+	'1: lock cannot be cheaper than itself' "lock lock"
+printf 'lock 5\nfor_loop 1\000\n' >"$dir/nul"
+expect "a NUL byte in a thresholds file: usage error, exit 1" 1 \
+	"$dir/nul:2: control character in the line" \
+	sh "$WRAPPER" -d /nonexistent -t "$dir/nul"
+expect "a baseline that cannot be read: exit 1" 1 \
+	'cannot read baseline file /nonexistent' \
+	sh "$WRAPPER" -d /nonexistent -b /nonexistent -p 5
+expect "a baseline cut short: usage error naming FILE:LINE, exit 1" 1 \
+	"baseline $cut:37: no end: line: the block is cut" \
+	sh "$WRAPPER" -d /nonexistent -b "$cut" -p 5
+expect "a baseline with a bad cycles_min: usage error naming FILE:LINE, exit 1" 1 \
+	"baseline $badnum:18: test: lock has no cycles_min=NUMBER" \
+	sh "$WRAPPER" -d /nonexistent -b "$badnum" -p 5
+expect "a baseline of another instrument: usage error, exit 1" 1 \
+	"the baseline $TCG counts emulated cycles \(clock: cycles, accel: tcg\), the results of $ICOUNT count instructions" \
+	sh "$WRAPPER" -c -b "$TCG" -p 5 "$ICOUNT"
 rm "$dir/splat_patterns"
 expect "splat_patterns missing beside it: exit 1 with the reason" 1 \
 	'splat_patterns is missing' sh "$WRAPPER"
+cp "$TOP/splat_patterns" "$dir/"
+
+# --- the checks, on saved results (-c) ----------------------------------
+
+expect_ktap "-c, instruction counts: every check passes, 86 of them" 0 0 \
+	'^1\.\.86$' -c "$ICOUNT"
+expect_ktap "-c, a format-2 file: no expectations to check against, each path check fails" \
+	1 20 'for_loop took path -, but the results give no expect_path \(format 2\)$' \
+	-c "$DATA/format2.results"
+expect_ktap "-c, a cut file: the file check fails, and nothing else is read" \
+	1 1 "^not ok 1 results file is whole \($cut\)$" -c "$cut"
+f=$(variant invoke.results '/name=lock /s/ invoke_count=20000 / invoke_count=19999 /')
+expect_ktap "-c: an invoke count that is not loops" 1 1 \
+	'^not ok 8 lock reported, invoke count 19999 == loops 20000 in each of 1 reps, 20000 in all$' \
+	-c "$f"
+f=$(variant context.results '/name=tasklet_page_pool01_fast_path /s/ context=softirq / context=process /')
+expect_ktap "-c: a test that ran in another context" 1 1 \
+	'^not ok 24 tasklet_page_pool01_fast_path ran in softirq context \(process\)$' \
+	-c "$f"
+f=$(variant path.results '/name=tasklet_page_pool01_fast_path /s/ path=cache / path=ring /')
+expect_ktap "-c: a path outside expect_path" 1 1 \
+	'^not ok 25 tasklet_page_pool01_fast_path took path ring \(accepted: cache\), 0 pages from the page allocator \(at most 0\)$' \
+	-c "$f"
+f=$(variant anypath.results '/name=no-softirq-page_pool01 /s/ path=cache / path=ring /')
+expect_ktap "-c: either path of a list (cache,ring) passes" 0 0 \
+	'^ok 13 no-softirq-page_pool01 took path ring \(accepted: cache,ring\)' -c "$f"
+f=$(variant nopp.results '/name=lock /s/ path=- / path=ring /')
+expect_ktap "-c: a test of no page_pool (expect_path=-) that saw one" 1 1 \
+	'^not ok 10 lock uses no page_pool \(path ring\)$' -c "$f"
+f=$(variant allocated.results '/name=tasklet_page_pool02_ptr_ring /s/ pages_allocated=0 / pages_allocated=1 /')
+expect_ktap "-c: a page from the allocator above expect_allocated_max" 1 1 \
+	'^not ok 29 tasklet_page_pool02_ptr_ring took path ring \(accepted: ring\), 1 pages from the page allocator \(at most 0\)$' \
+	-c "$f"
+f=$(variant xcpu.results '/name=cross_cpu_page_pool01_return /s/ pages_allocated=0 / pages_allocated=320 /')
+expect_ktap "-c: the cross-CPU test at its computed bound passes" 0 0 \
+	'^ok 77 cross_cpu_page_pool01_return took path ring \(accepted: ring\), 320 pages from the page allocator \(at most 320\)$' \
+	-c "$f"
+f=$(variant xcpu2.results '/name=cross_cpu_page_pool01_return /s/ pages_allocated=0 / pages_allocated=321 /')
+expect_ktap "-c: the cross-CPU test above its computed bound" 1 1 \
+	'^not ok 77 cross_cpu_page_pool01_return .* 321 pages from the page allocator \(at most 320\)$' \
+	-c "$f"
+f=$(variant released.results '/name=tasklet_page_pool03_slow /s/ pages_released=20000 / pages_released=19999 /')
+expect_ktap "-c: a slow test that kept a page (pages_released != expect_released)" 1 1 \
+	'^not ok 33 tasklet_page_pool03_slow took path allocator \(accepted: allocator\), 19999 pages back to it \(want 20000\)$' \
+	-c "$f"
+f=$(variant stats.results '/name=tasklet_page_pool01_fast_path /s/ recycle_ring=0 / recycle_ring=3 /')
+expect_ktap "-c: page_pool counters that disagree with expect_stats" 1 1 \
+	'^not ok 26 tasklet_page_pool01_fast_path page_pool counters, recycle_cached=20000 \(want 20000\), recycle_ring=3 \(want 0\), recycle_released_refcnt=0 \(want 0\)$' \
+	-c "$f"
+f=$(variant sum.results '/name=tasklet_page_pool02_ptr_ring /s/ recycle_ring_full=7 / recycle_ring_full=8 /')
+expect_ktap "-c: a sum of counters (recycle_ring+recycle_ring_full)" 1 1 \
+	'^not ok 30 tasklet_page_pool02_ptr_ring page_pool counters, recycle_ring\+recycle_ring_full=20001 \(want 20000\)' \
+	-c "$f"
+f=$(variant nocounter.results '/name=tasklet_page_pool07_frag /s/ alloc_fast=40000 //')
+expect_ktap "-c: a counter expect_stats names that the line lacks" 1 1 \
+	'^not ok 50 tasklet_page_pool07_frag page_pool counters, alloc_fast=0\+none \(want 40000\)' \
+	-c "$f"
+f=$(variant nostats.results 's/^page_pool_stats: yes/page_pool_stats: no/')
+expect_ktap "-c: without CONFIG_PAGE_POOL_STATS the counters are skipped" 0 0 \
+	'^ok 26 tasklet_page_pool01_fast_path page_pool counters # SKIP kernel without CONFIG_PAGE_POOL_STATS$' \
+	-c "$f"
+f=$(variant cpus.results '/^cpu: .* role=return /d')
+expect_ktap "-c: a test of several CPUs without a returning one" 1 1 \
+	'^not ok 79 cross_cpu_page_pool01_return ran on 1 allocating and 0 returning CPU\(s\), pages allocated 20000 and returned 0 of 20000$' \
+	-c "$f"
+f=$(variant skip.results 's/^test: name=\(napi_page_pool03_skb_bound\) .*/skip: name=\1 run_flags_bit=15 wanted_context=napi reason=needs a kernel with skb recycling/; s/^end: tests=20 skips=0/end: tests=19 skips=1/')
+expect_ktap "-c: a test this kernel cannot run is one skip line with its reason" 0 0 \
+	'^ok 67 napi_page_pool03_skb_bound # SKIP needs a kernel with skb recycling$' \
+	-c "$f"
+f=$(variant silent.results 's/^test: name=\(napi_page_pool03_skb_bound\) .*/note: dropped/; s/^end: tests=20 skips=0/end: tests=19 skips=0/')
+expect_ktap "-c: a selected test that did not report" 1 4 \
+	'^not ok 67 napi_page_pool03_skb_bound reported, invoke count none' \
+	-c "$f"
+f=$(variant relation.results '/name=tasklet_page_pool08_bulk /s/ cycles_min=141.51 / cycles_min=170.00 /')
+expect_ktap "-c, instructions: a relation that fails fails at once" 1 1 \
+	'^not ok 85 tasklet_page_pool08_bulk cheaper than tasklet_page_pool02_ptr_ring \(min 170.00 < 165.72 instructions\)$' \
+	-c "$f"
+# make check's 6.12 guest suite under TCG (baseline.md): bulk 493.69
+# against ptr_ring 416.85 cycles.
+f=$(variant tcgrel.results '/name=tasklet_page_pool08_bulk /s/ cycles_min=[0-9.]* / cycles_min=493.69 /; /name=tasklet_page_pool02_ptr_ring /s/ cycles_min=[0-9.]* / cycles_min=416.85 /' "$TCG")
+expect_ktap "-c, emulated cycles: relations are skipped with the reason" 0 0 \
+	'^ok 85 tasklet_page_pool08_bulk cheaper than tasklet_page_pool02_ptr_ring \(min 493.69, 416.85 cycles\) # SKIP emulated cycles do not rank paths \(clock: cycles, accel: tcg\)$' \
+	-c "$f"
+f=$(variant kvmrel.results 's/^accel: tcg/accel: kvm/' "$f")
+expect_ktap "-c, CPU cycles (KVM): a failing relation fails, saved results are not re-measured" \
+	1 1 '^not ok 85 tasklet_page_pool08_bulk cheaper than tasklet_page_pool02_ptr_ring \(min 493.69 < 416.85 cycles; saved results, not re-measured\)$' \
+	-c "$f"
+f=$(variant lockdep.results 's/prove_locking=n/prove_locking=y/; /name=tasklet_page_pool08_bulk /s/ cycles_min=141.51 / cycles_min=170.00 /')
+expect_ktap "-c: lock debugging skips the relations" 0 0 \
+	'^ok 85 tasklet_page_pool08_bulk cheaper than tasklet_page_pool02_ptr_ring \(min 170.00, 165.72 instructions\) # SKIP lock debugging distorts relative costs$' \
+	-c "$f"
+rel=$(file relations "# inverted on purpose" \
+	"tasklet_page_pool03_slow tasklet_page_pool01_fast_path" \
+	"lock no_such_test")
+expect_ktap "-c -r FILE: its relations instead; one between tests not run is a skip" \
+	1 1 '^ok 81 lock cheaper than no_such_test # SKIP not both run in this load$' \
+	-c -r "$rel" "$ICOUNT"
+grep -q '^not ok 80 tasklet_page_pool03_slow cheaper than tasklet_page_pool01_fast_path (min 4772.59 < 79.15 instructions)$' "$out"
+ktap_test_result "-c -r FILE: the inverted relation fails" test $? = 0
+lim=$(file limits "tasklet_page_pool01_fast_path 80  # fast path" \
+	"tasklet_page_pool02_ptr_ring 165.5" "no_such_test 1")
+expect_ktap "-c -t FILE: limits in instructions; one above fails; one of a test not run is a skip" \
+	1 1 '^not ok 88 tasklet_page_pool02_ptr_ring median within 165.5 instructions \(median 165.72 instructions\)$' \
+	-c -t "$lim" "$ICOUNT"
+grep -q '^ok 87 tasklet_page_pool01_fast_path median within 80 instructions (median 79.15 instructions)$' "$out" &&
+	grep -q '^ok 89 no_such_test median within 1 instructions # SKIP not run in this load$' "$out"
+ktap_test_result "-c -t FILE: the limit within, and the skip" test $? = 0
+expect_ktap "-c -t FILE: limits on emulated cycles say cycles" 1 2 \
+	'^not ok 87 tasklet_page_pool01_fast_path median within 80 cycles \(median 316.50 cycles\)$' \
+	-c -t "$lim" "$TCG"
+expect_ktap "-c -b: a load against itself passes the gate at 0%" 0 0 \
+	'^ok 88 for_loop cycles_min within \+0% of the baseline 3.00 instructions \(3.00 instructions, \+0.00%\)$' \
+	-c -b "$ICOUNT" -p 0 "$ICOUNT"
+# A baseline made cheaper: every test 10% cheaper but the fast path
+# only 4%: at 5% all but the fast path fail.
+smaller=$(variant smaller.results '/^test:/{
+	s/ cycles_min=\([0-9.]*\) / cycles_min=X\1 /
+}' "$ICOUNT")
+awk '/^test:/ {
+	for (i = 1; i <= NF; i++)
+		if ($i ~ /^cycles_min=X/) {
+			v = substr($i, 13)
+			f = $2 == "name=tasklet_page_pool01_fast_path" ? 1.04 : 1.10
+			$i = sprintf("cycles_min=%.2f", v / f)
+		}
+} 1' "$smaller" >"$smaller.new" && mv "$smaller.new" "$smaller"
+expect_ktap "-c -b -p 5: a baseline made smaller fails every test that rose more than 5%" \
+	1 19 '^not ok 95 tasklet_page_pool02_ptr_ring cycles_min within \+5% of the baseline 150.65 instructions \(165.72 instructions, \+10.00%\)$' \
+	-c -b "$smaller" -p 5 "$ICOUNT"
+grep -q '^ok 94 tasklet_page_pool01_fast_path cycles_min within +5% of the baseline 76.11 instructions (79.15 instructions, +3.99%)$' "$out"
+ktap_test_result "-c -b -p 5: the test that rose 4% passes" test $? = 0
+grep -q '^ok 87 20 of the 20 tests run are in the baseline, which the gate compares with$' "$out"
+ktap_test_result "-c -b: the gate says how many tests it compared" test $? = 0
+partial=$(variant partial.results '/name=lock /d; s/^end: tests=20/end: tests=19/')
+expect_ktap "-c -b: a test the baseline lacks is a skip" 0 0 \
+	'^ok 90 lock cycles_min within \+1% of the baseline # SKIP not in the baseline$' \
+	-c -b "$partial" -p 1 "$ICOUNT"
+other=$(variant other.results 's/name=\([^ ]*\) /name=x\1 /; s/^selected: /selected: x/; s/,/,x/g')
+expect_ktap "-c -b: a gate with no test in common with the baseline fails" 1 1 \
+	'^not ok 87 0 of the 20 tests run are in the baseline, which the gate compares with$' \
+	-c -b "$other" -p 1 "$ICOUNT"
+expect_ktap "-c FILE FILE: each file is a load, every check on each, one plan" \
+	1 1 '^not ok 111 load 2 of 2: tasklet_page_pool01_fast_path took path ring' \
+	-c "$ICOUNT" "$dir/path.results"
+grep -q '^ok 87 load 2 of 2: results file is whole' "$out" &&
+	! grep -q '^not ok [0-9]* load 1 of 2' "$out"
+ktap_test_result "-c FILE FILE: the first load passes, the second fails once" \
+	test $? = 0
+# Guests have busybox only: its sh, awk, sed, grep and tr must give the
+# same KTAP as the host's tools, on a run with a failure and a skip.
+if command -v busybox >/dev/null; then
+	mkdir "$dir/busybox"
+	for tool in sh awk sed grep tr cat wc mktemp rm mkdir cp; do
+		ln -s "$(command -v busybox)" "$dir/busybox/$tool"
+	done
+	lim=$(file limits "tasklet_page_pool01_fast_path 79 # below")
+	sh "$WRAPPER" -c -t "$lim" -b "$smaller" -p 5 "$ICOUNT" "$dir/skip.results" >"$dir/host.out" 2>&1
+	PATH=$dir/busybox:$PATH busybox sh "$WRAPPER" -c -t "$lim" \
+		-b "$smaller" -p 5 "$ICOUNT" "$dir/skip.results" >"$out" 2>&1
+	cmp -s "$dir/host.out" "$out" && grep -q '^not ok' "$out" &&
+		grep -q '# SKIP' "$out"
+	ktap_test_result "busybox sh and awk give the host's KTAP" test $? = 0
+	diff "$dir/host.out" "$out" | head -n 10 | sed 's/^/#   /'
+else
+	ktap_test_skip "busybox sh and awk give the host's KTAP" "no busybox"
+fi
+
+f=$(variant hash.results '/name=lock /s/ path=- / path=#x /')
+expect_ktap "-c: a \"#\" from the results cannot start a KTAP directive" 1 1 \
+	'^not ok 10 lock uses no page_pool \(path \?x\)$' -c "$f"
+
 ktap_finished

@@ -1,0 +1,260 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The one reader of bench_page_pool_simple's results file (formats 1 to
+# 3, see the module's /sys/kernel/debug/bench_page_pool_simple/results)
+# for the project's shell code: the kselftest wrapper, the guest suite
+# and the host tools source it.  POSIX sh and awk; runs under busybox.
+#
+# A file holds blocks, each from a "format:" line; these functions read
+# the first.  Lines are "KEY: value"; test:, skip: and cpu: lines are
+# "KIND: name=TEST key=value ...", where a skip: line's reason= takes
+# the rest of the line.  Unknown keys and lines are ignored: new ones are
+# only ever added.  Names and keys are compared as strings, never used
+# as patterns or as code (they reach awk through the environment).
+#
+#   results_header FILE KEY          value of the KEY: line
+#   results_tests FILE               the selected: tests, one a line
+#   results_field FILE TEST FIELD    FIELD of TEST's test: (or skip:) line
+#   results_fields FILE TEST FIELD...  several, one a line (empty: none)
+#   results_skip_reason FILE TEST    the reason of TEST's skip: line
+#   results_ran FILE TEST            does TEST have a test: line?
+#   results_cpu_field FILE TEST FIELD...  per cpu: line of TEST, the
+#                                    FIELDs' values ("-" if missing)
+#   results_check FILE [FIELD...]    is it one whole, well-formed block?
+#   results_is_number VALUE          a plain decimal such as 12 or 79.06?
+#
+# The readers print nothing when there is nothing (no such line or
+# field); results_check is what tells a whole file from a cut or a
+# forged one, and should come first where the file is untrusted.
+
+# Prepended to every reader: drop a CR (files that crossed a serial
+# line or a mail client) and stop at the second block.
+__RESULTS_FIRST_BLOCK='
+{ sub(/\r$/, "") }
+$1 == "format:" && results_blocks++ { exit }
+'
+
+results_header() {	# file key
+	RESULTS_KEY=$2 awk "$__RESULTS_FIRST_BLOCK"'
+	index($0, ENVIRON["RESULTS_KEY"] ":") == 1 {
+		v = substr($0, length(ENVIRON["RESULTS_KEY"]) + 2)
+		sub(/^[ \t]+/, "", v)
+		print v
+		exit
+	}' "$1"
+}
+
+results_tests() {	# file
+	awk "$__RESULTS_FIRST_BLOCK"'
+	$1 == "selected:" {
+		n = split(substr($0, index($0, ":") + 1), names, ",")
+		for (i = 1; i <= n; i++) {
+			gsub(/^[ \t]+|[ \t]+$/, "", names[i])
+			if (names[i] != "")
+				print names[i]
+		}
+		exit
+	}' "$1"
+}
+
+results_field() {	# file test field
+	results_fields "$1" "$2" "$3"
+}
+
+# One read for many fields: their values one a line, in the order
+# asked, an empty line for each one that is missing.
+results_fields() {	# file test field...
+	r_file=$1 r_test=$2
+	shift 2
+	RESULTS_TEST=$r_test RESULTS_FIELDS="$*" awk "$__RESULTS_FIRST_BLOCK"'
+	BEGIN {
+		nkeys = split(ENVIRON["RESULTS_FIELDS"], keys, " ")
+	}
+	($1 == "test:" || $1 == "skip:") && $2 == "name=" ENVIRON["RESULTS_TEST"] {
+		for (i = 2; i <= NF; i++) {
+			# reason= is the last field and may hold spaces
+			if ($1 == "skip:" && index($i, "reason=") == 1) {
+				value["reason"] = substr($0, index($0, " reason=") + 8)
+				break
+			}
+			eq = index($i, "=")
+			key = substr($i, 1, eq - 1)
+			if (eq > 1 && !(key in value))
+				value[key] = substr($i, eq + 1)
+		}
+		exit
+	}
+	END {
+		for (k = 1; k <= nkeys; k++)
+			print value[keys[k]]
+	}' "$r_file"
+}
+
+results_skip_reason() {	# file test
+	RESULTS_TEST=$2 awk "$__RESULTS_FIRST_BLOCK"'
+	$1 == "skip:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
+		at = index($0, " reason=")
+		if (at)
+			print substr($0, at + 8)
+		exit
+	}' "$1"
+}
+
+results_ran() {	# file test
+	RESULTS_TEST=$2 awk "$__RESULTS_FIRST_BLOCK"'
+	$1 == "test:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
+		found = 1
+		exit
+	}
+	END {
+		exit !found
+	}' "$1"
+}
+
+results_cpu_field() {	# file test field...
+	r_file=$1 r_test=$2
+	shift 2
+	RESULTS_TEST=$r_test RESULTS_FIELDS="$*" awk "$__RESULTS_FIRST_BLOCK"'
+	BEGIN {
+		nkeys = split(ENVIRON["RESULTS_FIELDS"], keys, " ")
+	}
+	$1 == "cpu:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
+		line = ""
+		for (k = 1; k <= nkeys; k++) {
+			value = "-"
+			for (i = 3; i <= NF; i++)
+				if (index($i, keys[k] "=") == 1) {
+					value = substr($i, length(keys[k]) + 2)
+					break
+				}
+			line = line (k > 1 ? " " : "") value
+		}
+		print line
+	}' "$r_file"
+}
+
+results_is_number() {	# value
+	case $1 in
+	'' | *[!0-9.]* | .* | *. | *.*.*) return 1 ;;
+	esac
+}
+
+# Succeeds when FILE is one whole block of this module's results: a
+# "format: bench_page_pool_simple N" first line, "KEY: ..." lines only,
+# no control character, test:/skip:/cpu: lines of "name=TEST key=value"
+# words with test names of letters, digits, "_" and "-" (the selected:
+# ones too), a skip: reason, and from format 3 on a clock: and accel:
+# line and the end: line whose counts agree with the block.  Each FIELD
+# named must be a plain decimal number on every test: line.  Otherwise
+# prints "FILE:LINE: what is wrong" and fails.
+results_check() {	# file [field...]
+	r_file=$1
+	shift
+	if [ ! -f "$r_file" ] || [ ! -r "$r_file" ]; then
+		echo "$r_file: cannot read it"
+		return 1
+	fi
+	# A NUL would end a line early in some awks: make it a control
+	# character that the check below refuses.
+	tr '\000' '\001' <"$r_file" |
+	RESULTS_FILE=$r_file RESULTS_NUMBERS="$*" awk '
+	function bad(msg) {
+		printf "%s:%d: %s\n", ENVIRON["RESULTS_FILE"], NR, msg
+		failed = 1
+		exit 1
+	}
+	function name_ok(s) {
+		return s ~ /^[A-Za-z0-9_-]+$/ && length(s) <= 64
+	}
+	BEGIN {
+		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
+	}
+	{ sub(/\r$/, "") }
+	/[\001-\010\013-\037\177]/ {
+		bad("control character in the line")
+	}
+	NR == 1 {
+		if ($1 != "format:" || $2 != "bench_page_pool_simple" ||
+		    $3 !~ /^[1-9][0-9]?$/ || NF != 3)
+			bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
+		format = $3 + 0
+		next
+	}
+	$0 ~ /^[ \t]*$/ {
+		next
+	}
+	$1 !~ /^[a-z_]+:$/ {
+		bad("expected a \"KEY: value\" line")
+	}
+	$1 == "format:" {
+		bad("a second results block: give one load per file")
+	}
+	ended {
+		bad("a line after the end: line")
+	}
+	$1 == "selected:" {
+		n = split(substr($0, index($0, ":") + 1), sel, ",")
+		for (i = 1; i <= n; i++) {
+			gsub(/^[ \t]+|[ \t]+$/, "", sel[i])
+			if (!name_ok(sel[i]))
+				bad("selected: \"" sel[i] "\" is not a test name")
+		}
+	}
+	$1 == "clock:" {
+		if (NF != 2 || ($2 != "instructions" && $2 != "cycles"))
+			bad("clock: must be instructions or cycles")
+		clock = 1
+	}
+	$1 == "accel:" {
+		if (NF != 2 || $2 !~ /^(none|kvm|tcg|other)$/)
+			bad("accel: must be none, kvm, tcg or other")
+		accel = 1
+	}
+	$1 == "test:" || $1 == "skip:" || $1 == "cpu:" {
+		if (index($2, "name=") != 1 || !name_ok(substr($2, 6)))
+			bad($1 " line without name=TEST first")
+		for (i = 3; i <= NF; i++) {
+			if ($1 == "skip:" && $i ~ /^reason=./)
+				break
+			if ($i !~ /^[a-z_][a-z0-9_]*=[^=]/)
+				bad("\"" $i "\" is not a key=value field")
+		}
+		if ($1 == "skip:" && i > NF)
+			bad("skip: line without reason=")
+	}
+	$1 == "test:" {
+		tests++
+		for (j = 1; j <= numbers; j++) {
+			v = ""
+			for (i = 3; i <= NF; i++)
+				if (index($i, number[j] "=") == 1) {
+					v = substr($i, length(number[j]) + 2)
+					break
+				}
+			if (v !~ /^[0-9]+(\.[0-9]+)?$/)
+				bad("test: " substr($2, 6) " has no " number[j] "=NUMBER")
+		}
+	}
+	$1 == "skip:" {
+		skips++
+	}
+	$1 == "end:" {
+		if (NF != 3 || $2 !~ /^tests=[0-9]+$/ || $3 !~ /^skips=[0-9]+$/)
+			bad("expected \"end: tests=N skips=N\"")
+		if (substr($2, 7) + 0 != tests || substr($3, 7) + 0 != skips)
+			bad("end: says " $2 " " $3 ", the block has tests=" tests + 0 " skips=" skips + 0 ": lines are missing")
+		ended = 1
+	}
+	END {
+		if (failed)
+			exit 1
+		if (NR == 0)
+			bad("empty file")
+		if (format >= 3 && !clock)
+			bad("no clock: line (format " format ")")
+		if (format >= 3 && !accel)
+			bad("no accel: line (format " format ")")
+		if (format >= 3 && !ended)
+			bad("no end: line: the block is cut")
+	}'
+}

@@ -184,26 +184,17 @@ cross_cpu() {
 	[ $rc = 0 ] && grep -q '^ok .*cross_cpu_page_pool01_return' "$dir/output.txt"
 }
 
-# The run a guest suite keeps for bench-compare: NAME.results and
-# NAME.dmesg in its folder.  Until suite.sh keeps them with bench_load,
-# they are its output lines tagged "results| " and "dmesg| ".
-suite_run() {	# suite-folder
-	if [ ! -f "$1/bench-compare.results" ]; then
-		sed -n 's/^results| //p' "$1/output.txt" >"$1/bench-compare.results"
-		sed -n 's/^dmesg| //p' "$1/output.txt" >"$1/bench-compare.dmesg"
-	fi
-}
-
-# bench-compare on what the guests of one kernel produced: per CPU
-# model, the results file against the dmesg lines of the same load (one
-# row per test); across two models, the same where their clocks agree,
-# and a refusal where one counted instructions and the other cycles.
+# bench-compare on what the guests of one kernel produced: the run the
+# guest suite keeps for it (bench-compare.results and .dmesg in its
+# folder).  Per CPU model, the results file against the kernel messages
+# of the same load (one row per test); across two models, the same
+# where their clocks agree, and a refusal where one counted
+# instructions and the other cycles.
 compare_guests() {
 	set -- $CPUS
 	ok=0
 	for cpu in "$@"; do
 		dir=$LOGDIR/$KERNEL_RELEASE-$cpu
-		suite_run "$dir"
 		want=$(sed -n 's/^test: name=\([^ ]*\) .*/\1/p' \
 			"$dir/bench-compare.results" | sort -u | wc -l)
 		compared "$cpu: results file against dmesg" "$want" \

@@ -15,8 +15,11 @@
 #   ACCEL      auto (default), kvm or tcg; ACCEL=kvm implies ICOUNT=0
 #   LOADS      loads per side (default: 6 counting instructions, 8
 #              timing cycles)
+#   LOADS_PER_GUEST  loads in each guest, one after the other (default:
+#              3 counting instructions, 1 timing cycles)
 #   CPU        QEMU CPU model (default: max; host under KVM)
-#   VCPUS      the guests' virtual CPUs (default: 2)
+#   VCPUS      the guests' virtual CPUs (default: 1 counting
+#              instructions, 2 timing cycles)
 #   FAIL_ABOVE exit 1 when a test got slower by more than this many
 #              percent with a "change" verdict (bench-compare --fail-above)
 #   ALPHA      significance level of the table (default: bench-compare's)
@@ -28,8 +31,8 @@
 # after the other in the order B A A B, B A A B, ... (see ab_order), so
 # that a drift of the host's speed over the run adds the same to both
 # sides.  A guest that fails (panic, oops, hang, no result) is booted
-# again, twice at most; a load that still fails is left out and said so,
-# and the table is made of the others.
+# again, twice at most; the loads of a guest that still fails are left
+# out and said so, and the table is made of the others.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +44,15 @@ AB_DEFAULT_ICOUNT=1
 # room for some overlap between the sides (2/C(16,8) = 0.00016).
 AB_LOADS_INSTRUCTIONS=6
 AB_LOADS_CYCLES=8
+# Counting instructions a boot costs more than a load of every test
+# (measured: 20 s for a guest of one load, 28 s for three), and a
+# second load in a guest gives the same counts as a first one when the
+# guest has one vCPU: three loads a guest, one vCPU.  Timing cycles,
+# every load a guest of its own, as measured for README's noise figures.
+AB_PER_GUEST_INSTRUCTIONS=3
+AB_PER_GUEST_CYCLES=1
+AB_VCPUS_INSTRUCTIONS=1
+AB_VCPUS_CYCLES=2
 # Boots of one load before it is left out.
 AB_BOOTS=3
 COMPARE=$BENCH_TOP/tools/compare/bench-compare
@@ -48,7 +60,7 @@ COMPARE=$BENCH_TOP/tools/compare/bench-compare
 BEFORE=${BEFORE:-}
 AFTER=${AFTER:-}
 ARGS=${ARGS:-}
-VCPUS=${VCPUS:-2}
+VCPUS=${VCPUS:-}
 TIMEOUT=${TIMEOUT:-900}
 FAIL_ABOVE=${FAIL_ABOVE:-}
 ALPHA=${ALPHA:-}
@@ -57,7 +69,9 @@ OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
 [ -n "$BEFORE" ] && [ -n "$AFTER" ] ||
 	usage_die "make ab needs BEFORE= and AFTER= (6.12, 6.1, or a kernel image with BEFORE_KDIR=/AFTER_KDIR=)"
 [ -z "${LOADS:-}" ] || check_whole LOADS "$LOADS" 1
-check_whole VCPUS "$VCPUS" 1
+[ -z "${LOADS_PER_GUEST:-}" ] ||
+	check_whole LOADS_PER_GUEST "$LOADS_PER_GUEST" 1
+[ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
 check_whole TIMEOUT "$TIMEOUT" 1
 check_instrument $AB_DEFAULT_ICOUNT
 if [ -e "$OUT" ]; then
@@ -86,10 +100,11 @@ for side in before after; do
 	eval "${side}_kdir=\$KDIR"
 done
 choose_accel "$before_image" "$before_release" "$after_image" "$after_release"
-if [ -z "${LOADS:-}" ]; then
-	LOADS=$AB_LOADS_CYCLES
-	[ "$ICOUNT" = 1 ] && LOADS=$AB_LOADS_INSTRUCTIONS
-fi
+clock=CYCLES
+[ "$ICOUNT" = 1 ] && clock=INSTRUCTIONS
+eval "LOADS=\${LOADS:-\$AB_LOADS_$clock}"
+eval "LOADS_PER_GUEST=\${LOADS_PER_GUEST:-\$AB_PER_GUEST_$clock}"
+eval "VCPUS=\${VCPUS:-\$AB_VCPUS_$clock}"
 for side in before after; do
 	SIDE=$(echo $side | tr a-z A-Z)
 	eval "KDIR=\$${side}_kdir KERNEL_RELEASE=\$${side}_release"
@@ -105,50 +120,75 @@ for side in before after; do
 	SIDE=$(echo $side | tr a-z A-Z)
 	eval "kernel=\$${side}_kernel release=\$${side}_release"
 	eval "side_args=\${${SIDE}_ARGS:-}"
-	printf '. ./guest-lib.sh\nbench_load load%s%s\n' \
-		"$(quote_words "$ARGS")" "$(quote_words "$side_args")" \
-		>"$OUT/guests/payload-$side.sh"
+	eval "${side}_params=\$(quote_words \"\$ARGS\")\$(quote_words \"\$side_args\")"
 	say "$side: $kernel ($release)${side_args:+, $side_args}"
 done
 
-# One load in a fresh guest, booted again when the guest fails: its
-# results file saved as OUT/SIDE-NN.txt.  Fails when every boot failed.
-run_load() {	# side number
+# The payload of a guest of SIDE with COUNT loads: load-1, load-2, ...
+payload() {	# side count
+	eval "p_params=\$${1}_params"
+	p_file=$OUT/guests/payload-$1-$2.sh
+	if [ ! -f "$p_file" ]; then
+		echo '. ./guest-lib.sh' >"$p_file"
+		p_i=1
+		while [ $p_i -le "$2" ]; do
+			printf 'bench_load load-%d%s || exit\n' $p_i "$p_params" \
+				>>"$p_file"
+			p_i=$((p_i + 1))
+		done
+	fi
+	echo "$p_file"
+}
+
+# A fresh guest of SIDE running COUNT loads, numbered from FIRST: their
+# results files saved as OUT/SIDE-NN.txt.  Booted again when the guest
+# fails; fails when every boot failed.
+run_guest_loads() {	# side guest-number first count
 	eval "image=\$${1}_image release=\$${1}_release mods=\$${1}_mods"
 	eval "append=\${$(echo "$1" | tr a-z A-Z)_APPEND:-}"
-	name=$(printf '%s-%02d' "$1" "$2")
+	name=$(printf '%s-g%d' "$1" "$2")
+	loads=$(printf '%s-%02d' "$1" "$3")
+	[ "$4" = 1 ] ||
+		loads=$loads..$(printf '%02d' $(($3 + $4 - 1)))
 	boot=1
 	while :; do
 		dir=$OUT/guests/$name
 		# shellcheck disable=SC2086
 		run_guest -k "$image" -r "$release" \
 			-m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
-			-p "$OUT/guests/payload-$1.sh" -a "$append" -o "$dir"
+			-p "$(payload "$1" "$4")" -a "$append" -o "$dir"
 		rc=$?
-		if [ $rc = 0 ] && [ -s "$dir/load.results" ]; then
-			cp "$dir/load.results" "$OUT/$name.txt" &&
-				rm -rf "$dir"
+		if [ $rc = 0 ]; then
+			l=1
+			while [ $l -le "$4" ]; do
+				cp "$dir/load-$l.results" \
+					"$OUT/$(printf '%s-%02d' "$1" $(($3 + l - 1))).txt" ||
+					die "$name: no load-$l.results; its output: $dir/output.txt"
+				l=$((l + 1))
+			done
+			rm -rf "$dir"
 			return
 		fi
 		# The payload itself failed: the module cannot load there.
 		[ $rc = 125 ] || {
 			cat "$dir/output.txt" >&2
-			die "$name: the load failed (exit $rc); console log: $dir/console.log"
+			die "$name ($loads): a load failed (exit $rc); console log: $dir/console.log"
 		}
 		mv "$dir" "$dir.boot$boot"
 		if [ $boot -ge $AB_BOOTS ]; then
-			say "$name: the guest failed $boot times (logs in $dir.boot*): left out"
+			say "$name ($loads): the guest failed $boot times (logs in $dir.boot*): left out"
 			return 1
 		fi
 		boot=$((boot + 1))
-		say "$name: the guest failed (log: $dir.boot$((boot - 1))); booting it again ($boot of $AB_BOOTS)"
+		say "$name ($loads): the guest failed (log: $dir.boot$((boot - 1))); booting it again ($boot of $AB_BOOTS)"
 	done
 }
 
 start=$(date +%s)
-say "make ab: $LOADS loads per side, one guest each, in $OUT"
+guests=$(((LOADS + LOADS_PER_GUEST - 1) / LOADS_PER_GUEST))
+say "make ab: $LOADS loads per side, $LOADS_PER_GUEST a guest, $VCPUS vCPU(s), in $OUT"
 nb=0 na=0 g=0 left_out=
-for side in $(ab_order "$LOADS"); do
+for side in $(ab_order "$guests"); do
 	g=$((g + 1))
 	if [ "$side" = before ]; then
 		nb=$((nb + 1))
@@ -157,8 +197,12 @@ for side in $(ab_order "$LOADS"); do
 		na=$((na + 1))
 		n=$na
 	fi
-	say "guest $g of $((2 * LOADS)): $side load $n"
-	run_load "$side" "$n" || left_out="$left_out $name"
+	first=$(((n - 1) * LOADS_PER_GUEST + 1))
+	count=$((LOADS - first + 1))
+	[ $count -le "$LOADS_PER_GUEST" ] || count=$LOADS_PER_GUEST
+	say "guest $g of $((2 * guests)): $side, load$([ $count = 1 ] || echo s) $first$([ $count = 1 ] || echo "-$((first + count - 1))")"
+	run_guest_loads "$side" "$n" "$first" "$count" ||
+		left_out="$left_out $loads"
 done
 
 for side in before after; do
@@ -176,7 +220,7 @@ cat "$OUT/table.txt"
 echo
 say "$g guests in $(($(date +%s) - start)) s; results, table.txt, plot.svg and plot.png in $OUT"
 if [ -n "$left_out" ]; then
-	say "error: loads left out after $AB_BOOTS failed boots each:$left_out (the table is of the others)"
+	say "error: loads left out after $AB_BOOTS failed boots of their guest:$left_out (the table is of the others)"
 	exit 1
 fi
 exit $rc

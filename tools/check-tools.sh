@@ -76,8 +76,8 @@ EOF
 }
 
 # A guest runner for make ab that records each boot in $RECORD, and
-# injects one failure: the first boot of the load named $FAIL_LOAD runs a
-# payload that panics the kernel.
+# injects one failure: the first boot of the guest named $FAIL_GUEST
+# runs a payload that panics the kernel.
 fail_once_runner() {	# file
 	cat >"$1" <<'EOF'
 out=
@@ -87,7 +87,7 @@ for a in "$@"; do
 	prev=$a
 done
 echo "$out" >>"$RECORD"
-if [ "${out##*/}" = "$FAIL_LOAD" ] && [ ! -e "$RECORD.failed" ]; then
+if [ "${out##*/}" = "$FAIL_GUEST" ] && [ ! -e "$RECORD.failed" ]; then
 	: >"$RECORD.failed"
 	printf 'echo c >/proc/sysrq-trigger\n' >"$RECORD.panic.sh"
 	exec sh "$REAL_RUNNER" "$@" -p "$RECORD.panic.sh"

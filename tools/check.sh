@@ -331,7 +331,7 @@ interval_width() {	# name test
 # rows at alpha 0.01 with Holm need 6 loads a side (2/C(12,6) = 0.0022
 # < 0.01/4); the bound on any false "change" in an A/A run, or on the two
 # recycling rows of the A/B, is then alpha: 1 run in 100.
-AB_CYCLES="ICOUNT=0 LOADS=6 ALPHA=0.01"
+AB_CYCLES="ICOUNT=0 ACCEL=tcg LOADS=6 ALPHA=0.01"
 AB_CYCLES_ARGS="tests=no-softirq-page_pool03,tasklet_page_pool01_fast_path,tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow time_ms=100"
 
 # Same kernel, same everything: no row may say "change".

@@ -30,7 +30,9 @@ else
 # to build the modules (lib/bench_page_pool), the kselftest the second
 # one too.  The kselftest rules, "make copy-to-tree" and the host tools
 # ("make print-files FILES=module|kselftest") take them from here.
-BENCH_MODULE_FILES := Kconfig Makefile time_bench.h time_bench.c \
+# bench_this: this file, read before anything is included.
+bench_this := $(notdir $(lastword $(MAKEFILE_LIST)))
+BENCH_MODULE_FILES := Kconfig $(bench_this) time_bench.h time_bench.c \
 	bench_page_pool_compat.h bench_page_pool_simple.c
 BENCH_KSELFTEST_PROGS := test_bench_page_pool.sh
 BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh splat_patterns
@@ -127,8 +129,8 @@ debug-kernel:
 	sh tools/debug-kernel.sh
 
 # "make copy-to-tree TREE=/path/to/linux": the modules into
-# lib/bench_page_pool (with the two lines lib/Kconfig.debug and
-# lib/Makefile need, added once), and the kselftest into
+# lib/bench_page_pool (with the line each of Kconfig.debug and the build
+# file of lib/ needs, added once), and the kselftest into
 # tools/testing/selftests/net/bench_page_pool.
 copy-to-tree:
 	sh tools/copy-to-tree.sh

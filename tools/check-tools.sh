@@ -124,7 +124,7 @@ early_errors() {	# kernel
 	ok=0
 	refused 'needs BEFORE= and AFTER=' make_in ab AFTER="$kernel" || ok=1
 	refused "ALPHA=abc .*bad --alpha 'abc'" early_ab ALPHA=abc || ok=1
-	refused "FAIL_ABOVE=5x: .*bad --fail-above '5x'" early_ab FAIL_ABOVE=5x || ok=1
+	refused "FAIL_ABOVE=5x .*bad --fail-above '5x'" early_ab FAIL_ABOVE=5x || ok=1
 	refused 'LOADS=0: accepted: a whole number, 1 or more' early_ab LOADS=0 || ok=1
 	refused 'VCPUS=two: accepted' early_ab VCPUS=two || ok=1
 	refused 'TIMEOUT=1m: accepted' early_ab TIMEOUT=1m || ok=1

@@ -32,6 +32,9 @@ OUT=${OUT:-}
 [ -n "$TEST" ] || usage_die "make perf needs TEST=<a test name> (see modinfo bench_page_pool_simple)"
 check_whole TIMEOUT "$TIMEOUT" 1
 check_instrument $PERF_DEFAULT_ICOUNT
+# One vCPU counting instructions (see run.sh), two timing cycles.
+VCPUS=2
+[ "$ICOUNT" = 1 ] && VCPUS=1
 if [ -n "$OUT" ] && [ -e "$OUT" ]; then
 	[ -d "$OUT" ] && [ -z "$(ls -A "$OUT")" ] ||
 		usage_die "OUT=$OUT: not an empty folder"
@@ -69,7 +72,7 @@ EOF
 say "perf record -g of $TEST on $KERNEL_RELEASE"
 # shellcheck disable=SC2086
 run_guest -k "$KERNEL_IMAGE" \
-	-r "$KERNEL_RELEASE" -m "$mods" $GUEST_ARGS -t "$TIMEOUT" \
+	-r "$KERNEL_RELEASE" -m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
 	-p "$tmp/payload.sh" -b "$(command -v perf)" -o "$OUT"
 rc=$?
 if [ $rc != 0 ]; then

@@ -24,16 +24,32 @@ ccflags-y += $(call bench_have,ALLOC_NETDEV_DUMMY,alloc_netdev_dummy, \
 ccflags-y += $(call bench_have,NAPI_LIST_OWNER,list_owner;, \
 		include/linux/netdevice.h)
 
-else ifneq ($(wildcard $(CURDIR)/../../lib.mk),)
+else
+
+# The project's files, listed once.  A kernel tree needs the first list
+# to build the modules (lib/bench_page_pool), the kselftest the second
+# one too.  The kselftest rules, "make copy-to-tree" and the host tools
+# ("make print-files FILES=module|kselftest") take them from here.
+# bench_this: this file, read before anything is included.
+bench_this := $(notdir $(lastword $(MAKEFILE_LIST)))
+BENCH_MODULE_FILES := Kconfig $(bench_this) time_bench.h time_bench.c \
+	bench_page_pool_compat.h bench_page_pool_simple.c
+BENCH_KSELFTEST_PROGS := test_bench_page_pool.sh
+BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh splat_patterns
+# lib.mk installs these two by name.
+BENCH_KSELFTEST_SETTINGS := config settings
+BENCH_MODULES := time_bench.ko bench_page_pool_simple.ko
+
+ifneq ($(wildcard $(CURDIR)/../../lib.mk),)
 
 # kselftest: "make -C tools/testing/selftests TARGETS=net/bench_page_pool"
 # builds the modules, "... install INSTALL_PATH=X" puts them beside the
 # wrapper, which loads them from there.  They are built against KDIR: by
 # default the kernel tree this directory is in, or its O= output, when
 # that is built, else the running kernel.
-TEST_PROGS := test_bench_page_pool.sh
-TEST_FILES := ktap_lib.sh splat_patterns
-TEST_GEN_FILES := time_bench.ko bench_page_pool_simple.ko
+TEST_PROGS := $(BENCH_KSELFTEST_PROGS)
+TEST_FILES := $(BENCH_KSELFTEST_FILES)
+TEST_GEN_FILES := $(BENCH_MODULES)
 
 include ../../lib.mk
 
@@ -64,11 +80,16 @@ KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) CONFIG_BENCH_PAGE_POOL_SIMPLE=m
 # one in include/config/kernel.release.
 KDIR_RELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 		 $(KDIR)/include/generated/utsrelease.h)
+# kbuild takes M= as one word without ':' or '%' and says otherwise
+# "building multiple external modules is not supported".
+kbuild_bad_path = $(or $(word 2,$(CURDIR)),$(findstring :,$(CURDIR)), \
+		  $(findstring %,$(CURDIR)))
+kbuild_path_ok = $(if $(kbuild_bad_path),$(error kbuild cannot build a module in a path with spaces, ':' or '%' ($(CURDIR)): move the checkout, or use make run, make ab or make perf, which build a copy))
 
 all: modules tools
 
 modules:
-	$(MAKE) $(KBUILD_ARGS) modules
+	$(kbuild_path_ok)$(MAKE) $(KBUILD_ARGS) modules
 
 # Host tools: bench-compare, the before/after comparison.
 tools:
@@ -79,7 +100,7 @@ install: modules
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KDIR_RELEASE)
 
 clean:
-	$(MAKE) $(KBUILD_ARGS) clean
+	$(if $(kbuild_bad_path),,$(MAKE) $(KBUILD_ARGS) clean)
 	$(MAKE) -C tests clean
 	$(MAKE) -C tools/compare clean
 
@@ -99,10 +120,36 @@ ab:
 check:
 	sh tools/check.sh
 
+# Which accelerator (KVM or TCG) the guests would use, and why.
+accel:
+	sh tools/accel.sh
+
 # The lockdep/KASAN/kmemleak kernel make check uses; prints its tree.
 debug-kernel:
 	sh tools/debug-kernel.sh
 
-.PHONY: all modules tools install clean run perf ab check debug-kernel
+# "make copy-to-tree TREE=/path/to/linux": the modules into
+# lib/bench_page_pool (with the line each of Kconfig.debug and the build
+# file of lib/ needs, added once), and the kselftest into
+# tools/testing/selftests/net/bench_page_pool.
+copy-to-tree:
+	sh tools/copy-to-tree.sh
 
+# The file lists above, one name a line, for the host tools: module,
+# kselftest (what a tree gets), installed (what the kselftest install
+# puts into INSTALL_PATH/net/bench_page_pool).
+bench_files_module := $(BENCH_MODULE_FILES)
+bench_files_kselftest := $(BENCH_MODULE_FILES) $(BENCH_KSELFTEST_PROGS) \
+	$(BENCH_KSELFTEST_FILES) $(BENCH_KSELFTEST_SETTINGS)
+bench_files_installed := $(BENCH_KSELFTEST_PROGS) $(BENCH_KSELFTEST_FILES) \
+	$(BENCH_KSELFTEST_SETTINGS) $(BENCH_MODULES)
+
+print-files:
+	@printf '%s\n' $(or $(bench_files_$(FILES)), \
+		$(error FILES=$(FILES): accepted: module, kselftest, installed))
+
+.PHONY: all modules tools install clean run perf ab check accel debug-kernel \
+	copy-to-tree print-files
+
+endif
 endif

@@ -10,109 +10,185 @@
 #   BEFORE_APPEND, AFTER_APPEND  extra kernel command line of that side
 #   BEFORE_ARGS, AFTER_ARGS      module parameters of that side, after ARGS
 #   ARGS       module parameters of both sides
-#   LOADS      loads per side (default: AB_DEFAULT_LOADS)
-#   CPU        QEMU CPU model (default: max)
-#   VCPUS      the guests' virtual CPUs (default: 2)
+#   ICOUNT     1 (default): count instructions (QEMU -icount, TCG);
+#              0: time cycles
+#   ACCEL      auto (default), kvm or tcg; ACCEL=kvm implies ICOUNT=0
+#   LOADS      loads per side (default: 6 counting instructions, 8
+#              timing cycles)
+#   LOADS_PER_GUEST  loads in each guest, one after the other (default:
+#              3 counting instructions, 1 timing cycles)
+#   CPU        QEMU CPU model (default: max; host under KVM)
+#   VCPUS      the guests' virtual CPUs (default: 1 counting
+#              instructions, 2 timing cycles)
 #   FAIL_ABOVE exit 1 when a test got slower by more than this many
 #              percent with a "change" verdict (bench-compare --fail-above)
 #   ALPHA      significance level of the table (default: bench-compare's)
-#   OUT        folder for the results files, the table and the plot
-#              (default: build/ab-YYYYmmdd-HHMMSS)
+#   OUT        new or empty folder for the results files, the table and
+#              the plot (default: build/ab-YYYYmmdd-HHMMSS)
 #   TIMEOUT    seconds before one guest counts as hung (default: 900)
 #
-# Guests run one after the other in the order B A A B, B A A B, ...
-# (see ab_order), so that a drift of the host's speed over the run adds
-# the same to both sides.
+# Every variable is checked before the first guest boots.  Guests run one
+# after the other in the order B A A B, B A A B, ... (see ab_order), so
+# that a drift of the host's speed over the run adds the same to both
+# sides.  A guest that fails (panic, oops, hang, no result) is booted
+# again, twice at most; the loads of a guest that still fails are left
+# out and said so, and the table is made of the others.
 set -u
 . "$(dirname "$0")/lib.sh"
 
-# Loads per side: 8 reach a Holm-corrected 0.05 over tables of up to 40
-# rows (2/C(16,8) = 0.00016); see README.rst for the measurement.
-AB_DEFAULT_LOADS=8
+# Instructions by default: deterministic, so that a change of a few
+# instructions on a path says "change" (see the notes for the measure).
+AB_DEFAULT_ICOUNT=1
+# Loads per side, per clock.  Instructions: 6 reach a Holm-corrected
+# 0.05 over 20 rows (2/C(12,6) = 0.0022 < 0.05/20).  Cycles: 8 leave
+# room for some overlap between the sides (2/C(16,8) = 0.00016).
+AB_LOADS_INSTRUCTIONS=6
+AB_LOADS_CYCLES=8
+# Counting instructions a boot costs more than a load of every test
+# (measured: 20 s for a guest of one load, 28 s for three), and a
+# second load in a guest gives the same counts as a first one when the
+# guest has one vCPU: three loads a guest, one vCPU.  Timing cycles,
+# every load a guest of its own, as measured for README's noise figures.
+AB_PER_GUEST_INSTRUCTIONS=3
+AB_PER_GUEST_CYCLES=1
+AB_VCPUS_INSTRUCTIONS=1
+AB_VCPUS_CYCLES=2
+# Boots of one load before it is left out.
+AB_BOOTS=3
+COMPARE=$BENCH_TOP/tools/compare/bench-compare
 
 BEFORE=${BEFORE:-}
 AFTER=${AFTER:-}
-LOADS=${LOADS:-$AB_DEFAULT_LOADS}
 ARGS=${ARGS:-}
-CPU=${CPU:-max}
-VCPUS=${VCPUS:-2}
+VCPUS=${VCPUS:-}
 TIMEOUT=${TIMEOUT:-900}
 FAIL_ABOVE=${FAIL_ABOVE:-}
 ALPHA=${ALPHA:-}
+OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
 
 [ -n "$BEFORE" ] && [ -n "$AFTER" ] ||
-	die "make ab needs BEFORE= and AFTER= (6.12, 6.1, or a kernel image with BEFORE_KDIR=/AFTER_KDIR=)"
-case $LOADS in
-'' | *[!0-9]*) die "LOADS=$LOADS: accepted: a whole number of loads per side, 1 or more" ;;
-esac
-[ "$LOADS" -ge 1 ] ||
-	die "LOADS=$LOADS: accepted: a whole number of loads per side, 1 or more"
-if [ -n "$FAIL_ABOVE" ]; then
-	printf '%s\n' "$FAIL_ABOVE" | grep -Eq '^[0-9]+(\.[0-9]+)?$' ||
-		die "FAIL_ABOVE=$FAIL_ABOVE: accepted: a percentage, e.g. 5"
+	usage_die "make ab needs BEFORE= and AFTER= (6.12, 6.1, or a kernel image with BEFORE_KDIR=/AFTER_KDIR=)"
+[ -z "${LOADS:-}" ] || check_whole LOADS "$LOADS" 1
+[ -z "${LOADS_PER_GUEST:-}" ] ||
+	check_whole LOADS_PER_GUEST "$LOADS_PER_GUEST" 1
+[ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
+check_whole TIMEOUT "$TIMEOUT" 1
+check_instrument $AB_DEFAULT_ICOUNT
+if [ -e "$OUT" ]; then
+	[ -d "$OUT" ] && [ -z "$(ls -A "$OUT")" ] ||
+		usage_die "OUT=$OUT: not an empty folder"
 fi
 need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
 	cpio gzip kmod gnuplot-nox
 make -s -C "$BENCH_TOP/tools/compare" >&2 || die "cannot build bench-compare"
-
-OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$OUT" || die "cannot create $OUT"
+compare_args=
+[ -n "$ALPHA" ] && compare_args="--alpha $(sh_quote "$ALPHA")"
+[ -n "$FAIL_ABOVE" ] &&
+	compare_args="$compare_args --fail-above $(sh_quote "$FAIL_ABOVE")"
+# bench-compare itself says whether it takes these options.
+eval "set -- $compare_args"
+err=$("$COMPARE" --dry-run "$@" 2>&1 >/dev/null) ||
+	usage_die "${ALPHA:+ALPHA=$ALPHA }${FAIL_ABOVE:+FAIL_ABOVE=$FAIL_ABOVE }(bench-compare's options): $(printf '%s\n' "$err" | head -n 1)"
 
 # Per side: the kernel, its modules, its command line and parameters.
 for side in before after; do
-	case $side in
-	before) kernel=$BEFORE kdir=${BEFORE_KDIR:-} side_args=${BEFORE_ARGS:-} ;;
-	after) kernel=$AFTER kdir=${AFTER_KDIR:-} side_args=${AFTER_ARGS:-} ;;
-	esac
-	KDIR=$kdir
-	select_kernel "$kernel"
-	mods=$(build_modules "$BENCH_TOP/build/ab-$side") || exit 1
-	# shellcheck disable=SC2086
-	check_module_args ARGS "$mods" $ARGS
-	# shellcheck disable=SC2086
-	check_module_args "$(echo $side | tr a-z A-Z)_ARGS" "$mods" $side_args
+	SIDE=$(echo $side | tr a-z A-Z)
+	eval "kernel=\$$SIDE KDIR=\${${SIDE}_KDIR:-}"
+	select_kernel "$kernel" "$SIDE"
+	eval "${side}_kernel=\$kernel"
 	eval "${side}_image=\$KERNEL_IMAGE ${side}_release=\$KERNEL_RELEASE"
-	eval "${side}_mods=\$mods"
-	say "$side: $kernel ($KERNEL_RELEASE)"
+	eval "${side}_kdir=\$KDIR"
+done
+choose_accel "$before_image" "$before_release" "$after_image" "$after_release"
+clock=CYCLES
+[ "$ICOUNT" = 1 ] && clock=INSTRUCTIONS
+eval "LOADS=\${LOADS:-\$AB_LOADS_$clock}"
+eval "LOADS_PER_GUEST=\${LOADS_PER_GUEST:-\$AB_PER_GUEST_$clock}"
+eval "VCPUS=\${VCPUS:-\$AB_VCPUS_$clock}"
+for side in before after; do
+	SIDE=$(echo $side | tr a-z A-Z)
+	eval "KDIR=\$${side}_kdir KERNEL_RELEASE=\$${side}_release"
+	mods=$(build_modules "$(module_build_dir "ab-$side")") || exit 1
+	eval "${side}_mods=\$mods side_args=\${${SIDE}_ARGS:-}"
+	check_module_args ARGS "$mods" "$ARGS"
+	check_module_args "${SIDE}_ARGS" "$mods" "$side_args"
 done
 
-# One load in a fresh guest: the module with the side's parameters, its
-# results file saved as OUT/SIDE-NN.txt.
-run_load() {	# side number
+# Everything checked: from here on guests run.
+mkdir -p "$OUT/guests" || usage_die "OUT=$OUT: cannot create it"
+for side in before after; do
+	SIDE=$(echo $side | tr a-z A-Z)
+	eval "kernel=\$${side}_kernel release=\$${side}_release"
+	eval "side_args=\${${SIDE}_ARGS:-}"
+	eval "${side}_params=\$(quote_words \"\$ARGS\")\$(quote_words \"\$side_args\")"
+	say "$side: $kernel ($release)${side_args:+, $side_args}"
+done
+
+# The payload of a guest of SIDE with COUNT loads: load-1, load-2, ...
+payload() {	# side count
+	eval "p_params=\$${1}_params"
+	p_file=$OUT/guests/payload-$1-$2.sh
+	if [ ! -f "$p_file" ]; then
+		echo '. ./guest-lib.sh' >"$p_file"
+		p_i=1
+		while [ $p_i -le "$2" ]; do
+			printf 'bench_load load-%d%s || exit\n' $p_i "$p_params" \
+				>>"$p_file"
+			p_i=$((p_i + 1))
+		done
+	fi
+	echo "$p_file"
+}
+
+# A fresh guest of SIDE running COUNT loads, numbered from FIRST: their
+# results files saved as OUT/SIDE-NN.txt.  Booted again when the guest
+# fails; fails when every boot failed.
+run_guest_loads() {	# side guest-number first count
 	eval "image=\$${1}_image release=\$${1}_release mods=\$${1}_mods"
 	eval "append=\${$(echo "$1" | tr a-z A-Z)_APPEND:-}"
-	eval "side_args=\${$(echo "$1" | tr a-z A-Z)_ARGS:-}"
-	name=$(printf '%s-%02d' "$1" "$2")
-	payload=$OUT/payload-$1.sh
-	cat >"$payload" <<EOF
-modprobe bench_page_pool_simple $ARGS $side_args || {
-	dmesg | grep bench_page_pool_simple | tail -n 5
-	exit 1
-}
-echo RESULTS-BEGIN
-cat /sys/kernel/debug/bench_page_pool_simple/results
-echo RESULTS-END
-rmmod bench_page_pool_simple
-EOF
-	out=$(sh "$BENCH_TOP/tools/guest.sh" -k "$image" -r "$release" \
-		-m "$mods" -c "$CPU" -s "$VCPUS" -t "$TIMEOUT" -p "$payload" \
-		-a "$append" -l "$OUT/$name.log")
-	rc=$?
-	if [ $rc != 0 ]; then
-		printf '%s\n' "$out" >&2
-		die "$name failed (exit $rc); console log: $OUT/$name.log"
-	fi
-	printf '%s\n' "$out" | sed -n '/^RESULTS-BEGIN$/,/^RESULTS-END$/p' |
-		sed '1d;$d' >"$OUT/$name.txt"
-	grep -q '^test: ' "$OUT/$name.txt" ||
-		die "$name: no results; console log: $OUT/$name.log"
-	rm -f "$OUT/$name.log"
+	name=$(printf '%s-g%d' "$1" "$2")
+	loads=$(printf '%s-%02d' "$1" "$3")
+	[ "$4" = 1 ] ||
+		loads=$loads..$(printf '%02d' $(($3 + $4 - 1)))
+	boot=1
+	while :; do
+		dir=$OUT/guests/$name
+		# shellcheck disable=SC2086
+		run_guest -k "$image" -r "$release" \
+			-m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
+			-p "$(payload "$1" "$4")" -a "$append" -o "$dir"
+		rc=$?
+		if [ $rc = 0 ]; then
+			l=1
+			while [ $l -le "$4" ]; do
+				cp "$dir/load-$l.results" \
+					"$OUT/$(printf '%s-%02d' "$1" $(($3 + l - 1))).txt" ||
+					die "$name: no load-$l.results; its output: $dir/output.txt"
+				l=$((l + 1))
+			done
+			rm -rf "$dir"
+			return
+		fi
+		# The payload itself failed: the module cannot load there.
+		[ $rc = 125 ] || {
+			cat "$dir/output.txt" >&2
+			die "$name ($loads): a load failed (exit $rc); console log: $dir/console.log"
+		}
+		mv "$dir" "$dir.boot$boot"
+		if [ $boot -ge $AB_BOOTS ]; then
+			say "$name ($loads): the guest failed $boot times (logs in $dir.boot*): left out"
+			return 1
+		fi
+		boot=$((boot + 1))
+		say "$name ($loads): the guest failed (log: $dir.boot$((boot - 1))); booting it again ($boot of $AB_BOOTS)"
+	done
 }
 
 start=$(date +%s)
-say "make ab: $LOADS loads per side, one guest each, in $OUT"
-nb=0 na=0 g=0
-for side in $(ab_order "$LOADS"); do
+guests=$(((LOADS + LOADS_PER_GUEST - 1) / LOADS_PER_GUEST))
+say "make ab: $LOADS loads per side, $LOADS_PER_GUEST a guest, $VCPUS vCPU(s), in $OUT"
+nb=0 na=0 g=0 left_out=
+for side in $(ab_order "$guests"); do
 	g=$((g + 1))
 	if [ "$side" = before ]; then
 		nb=$((nb + 1))
@@ -121,23 +197,30 @@ for side in $(ab_order "$LOADS"); do
 		na=$((na + 1))
 		n=$na
 	fi
-	say "guest $g of $((2 * LOADS)): $side load $n"
-	run_load "$side" "$n"
+	first=$(((n - 1) * LOADS_PER_GUEST + 1))
+	count=$((LOADS - first + 1))
+	[ $count -le "$LOADS_PER_GUEST" ] || count=$LOADS_PER_GUEST
+	say "guest $g of $((2 * guests)): $side, load$([ $count = 1 ] || echo s) $first$([ $count = 1 ] || echo "-$((first + count - 1))")"
+	run_guest_loads "$side" "$n" "$first" "$count" ||
+		left_out="$left_out $loads"
 done
 
-compare_args=
-[ -n "$ALPHA" ] && compare_args="--alpha $ALPHA"
-[ -n "$FAIL_ABOVE" ] && compare_args="$compare_args --fail-above $FAIL_ABOVE"
-# shellcheck disable=SC2086
-"$BENCH_TOP/tools/compare/bench-compare" $compare_args \
-	--plot "$OUT/plot.svg" "$OUT"/before-*.txt -- "$OUT"/after-*.txt \
-	>"$OUT/table.txt"
+for side in before after; do
+	set -- "$OUT/$side"-*.txt
+	[ -f "$1" ] || die "no $side load succeeded; logs in $OUT/guests"
+done
+eval "set -- $compare_args"
+"$COMPARE" "$@" --plot "$OUT/plot.svg" "$OUT"/before-*.txt -- \
+	"$OUT"/after-*.txt >"$OUT/table.txt"
 rc=$?
 [ $rc -le 1 ] || die "bench-compare failed (exit $rc)"
-"$BENCH_TOP/tools/compare/bench-compare" --plot "$OUT/plot.png" \
-	"$OUT"/before-*.txt -- "$OUT"/after-*.txt >/dev/null ||
-	die "bench-compare --plot failed"
+"$COMPARE" --plot "$OUT/plot.png" "$OUT"/before-*.txt -- \
+	"$OUT"/after-*.txt >/dev/null || die "bench-compare --plot failed"
 cat "$OUT/table.txt"
 echo
-say "$((2 * LOADS)) guests in $(( $(date +%s) - start )) s; results, table.txt, plot.svg and plot.png in $OUT"
+say "$g guests in $(($(date +%s) - start)) s; results, table.txt, plot.svg and plot.png in $OUT"
+if [ -n "$left_out" ]; then
+	say "error: loads left out after $AB_BOOTS failed boots of their guest:$left_out (the table is of the others)"
+	exit 1
+fi
 exit $rc

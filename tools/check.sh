@@ -1,11 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# "make check": static checks, the host-side tests, then per Debian kernel
-# (6.12 and 6.1) the builds against its headers and the guest suite
-# (kselftest wrapper, bad parameters, page leaks, endless loops) with
-# QEMU's "max" and "qemu64" CPU models, the cross-CPU test on three
-# vCPUs, and an A/A and an A/B "make ab" on 6.12.
+# "make check": static checks, the host-side tests (bench-compare's unit,
+# parser and fuzz tests, the kselftest wrapper's exits, the host tools'
+# checks of their variables), then per Debian kernel (6.12 and 6.1) the
+# builds against its headers and the guest suite (kselftest wrapper, bad
+# parameters, page leaks, endless loops) with QEMU's "max" CPU model
+# counting instructions and "qemu64" timing cycles, and the cross-CPU
+# test on three vCPUs; with the first kernel the host tools' own tests
+# (the guest runner's contract, a checkout path with spaces, signals, the
+# accelerator choice); on 6.12 an A/A and an A/B "make ab" timing cycles
+# and counting instructions.
 #
 # Then the debug kernel (lockdep, KASAN, kmemleak, DMA API debugging,
 # page_pool stats) built from Debian's linux-source-6.12 with this
@@ -15,20 +20,54 @@
 # must be as it was.  Prints KTAP, one line per step with its duration.
 #
 # KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64;
-# DEBUG_KERNEL=0 leaves out the debug kernel, AB=0 the make ab runs.
+# DEBUG_KERNEL=0 leaves out the debug kernel, AB=0 the make ab runs;
+# ONLY=REGEX runs only the steps whose description matches (grep -E; the
+# builds they need run anyway).  ICOUNT=0 has the first CPU model's guest
+# suite time cycles (default 1: it counts instructions, so that the
+# relations between paths are exact).  Guests run under TCG; the
+# accelerator step probes KVM.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$BENCH_TOP/tools/check-tools.sh"
 
 KERNELS=${KERNELS:-"6.12 6.1"}
 CPUS=${CPUS:-"max qemu64"}
 DEBUG_KERNEL=${DEBUG_KERNEL:-1}
 AB=${AB:-1}
+ONLY=${ONLY:-}
+SUITE_ICOUNT=${ICOUNT:-1}
+check_choice ICOUNT "$SUITE_ICOUNT" 0 1
+# The commands run here read these from the environment; each step says
+# what it wants.
+unset ICOUNT ACCEL KERNEL KDIR ARGS CPU VCPUS TIMEOUT RESULTS LOADS ALPHA \
+	FAIL_ABOVE OUT TEST BEFORE AFTER BEFORE_KDIR AFTER_KDIR BEFORE_ARGS \
+	AFTER_ARGS BEFORE_APPEND AFTER_APPEND MAKEFLAGS MAKELEVEL
+check_choice DEBUG_KERNEL "$DEBUG_KERNEL" 0 1
+check_choice AB "$AB" 0 1
+for k in $KERNELS; do
+	check_choice KERNELS "$k" 6.12 6.1
+done
+[ -n "$KERNELS" ] || usage_die "KERNELS is empty: accepted: 6.12, 6.1 or both"
+for cpu in $CPUS; do
+	check_cpu_model CPUS "$cpu"
+done
+[ -n "$CPUS" ] || usage_die "CPUS is empty: accepted: QEMU CPU models"
 LOGDIR=$BENCH_TOP/build/check
 failures=
 . "$BENCH_TOP/ktap_lib.sh"
 
 # Runs one step; its own output goes to stderr, its KTAP line to stdout.
+# With ONLY, a step it does not match is skipped.
 step() {	# description command...
+	if [ -n "$ONLY" ] && ! printf '%s\n' "$1" | grep -Eq -- "$ONLY"; then
+		ktap_test_skip "$1" "not in ONLY=$ONLY"
+		return 0
+	fi
+	needed_step "$@"
+}
+
+# A step whose work later steps need: it runs whatever ONLY says.
+needed_step() {	# description command...
 	desc=$1
 	shift
 	say "=== $desc"
@@ -80,75 +119,114 @@ unit_tests() {
 	make -s -C "$BENCH_TOP/tests" check
 }
 
-guest_suite() {	# cpu long-seconds [0|1 (debug)|quick [guest.sh args...]]
-	cpu=$1 long=$2 debug=${3:-0}
-	shift 2
+# The files a guest of the kselftest needs in /bench: what the kselftest
+# installs, but for the modules (the guest has them) and its settings;
+# as guest.sh options, one a line.
+guest_kselftest_files() {
+	for f in $(project_files installed); do
+		case $f in
+		*.ko | config | settings) ;;
+		*) printf '%s\n' "-f" "$BENCH_TOP/$f" ;;
+		esac
+	done
+}
+
+
+# Runs tests/guest/suite.sh in a guest of KERNEL_IMAGE with MODS, into
+# LOGDIR/RELEASE-NAME.  Its suite.conf (see suite.sh) gets the
+# KEY=VALUE arguments before "--"; guest.sh gets the options after it.
+guest_suite() {	# name [KEY=VALUE]... [-- guest.sh-option...]
+	dir=$LOGDIR/$KERNEL_RELEASE-$1
+	shift
+	rm -rf "$dir" "$dir.conf"
+	mkdir -p "$dir.conf"
+	: >"$dir.conf/suite.conf"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		printf '%s\n' "$1" >>"$dir.conf/suite.conf"
+		shift
+	done
 	[ $# -gt 0 ] && shift
-	dir=$LOGDIR/$KERNEL_RELEASE-$cpu
-	mkdir -p "$dir"
-	conf=$dir/suite.conf
-	printf 'LONG_SECONDS=%s\n' "$long" >"$conf"
-	# perf cannot resolve module symbols on the debug kernel.
-	# KASAN's quarantine and lockdep's tables grow with every load of
-	# all tests: 39 pages a run measured; a fixed loops=20000 there is
-	# minutes.  kmemleak is the leak check there.
-	[ "$debug" = 1 ] &&
-		printf 'DEBUG=1\nLEAK_LIMIT=80\nLEAK_RUNS=5\nLEAK_ARGS=loops=2000\nPERF=0\n' >>"$conf"
-	[ "$debug" = quick ] && printf 'QUICK=1\n' >>"$conf"
-	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
-		-m "$MODS" -c "$cpu" -t 1500 -p "$BENCH_TOP/tests/guest/suite.sh" \
-		-l "$LOGDIR/console-$KERNEL_RELEASE-$cpu.log" \
-		-f "$BENCH_TOP/test_bench_page_pool.sh" \
-		-f "$BENCH_TOP/ktap_lib.sh" \
-		-f "$BENCH_TOP/splat_patterns" -f "$conf" \
-		-b "$(command -v perf)" "$@" >"$dir/suite.out"
+	files=$(guest_kselftest_files)
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086
+	set -- $files "$@"
+	unset IFS
+	set +f
+	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -m "$MODS" \
+		-t 1500 -p "$BENCH_TOP/tests/guest/suite.sh" -o "$dir" \
+		-f "$dir.conf/suite.conf" -b "$(command -v perf)" "$@"
 	rc=$?
-	sed 's/^/# /' "$dir/suite.out" >&2
+	sed 's/^/# /' "$dir/output.txt" >&2
 	return $rc
 }
 
 # The cross-CPU test with two returning CPUs, on three vCPUs: the
-# kselftest checks its path and that every page came back.
+# kselftest checks its path and that every page came back.  It needs
+# vCPUs that run at once: never under -icount.
 cross_cpu() {
 	dir=$LOGDIR/$KERNEL_RELEASE-xcpu
-	mkdir -p "$dir"
+	rm -rf "$dir" "$dir.payload"
+	mkdir -p "$dir.payload"
 	printf '%s\n' 'sh ./test_bench_page_pool.sh -d "/lib/modules/$(uname -r)/extra" tests=cross_cpu_page_pool01_return return_cpus=2' \
-		>"$dir/payload.sh"
-	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
-		-m "$MODS" -s 3 -t 600 -p "$dir/payload.sh" \
-		-l "$dir/console.log" \
-		-f "$BENCH_TOP/test_bench_page_pool.sh" \
-		-f "$BENCH_TOP/ktap_lib.sh" \
-		-f "$BENCH_TOP/splat_patterns" >"$dir/out"
+		>"$dir.payload/payload.sh"
+	files=$(guest_kselftest_files)
+	set -f
+	IFS=$nl
+	# shellcheck disable=SC2086
+	set -- $files
+	unset IFS
+	set +f
+	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -m "$MODS" \
+		-s 3 -t 600 -p "$dir.payload/payload.sh" -o "$dir" "$@"
 	rc=$?
-	sed 's/^/# /' "$dir/out" >&2
-	[ $rc = 0 ] && grep -q '^ok .*cross_cpu_page_pool01_return' "$dir/out"
+	sed 's/^/# /' "$dir/output.txt" >&2
+	[ $rc = 0 ] && grep -q '^ok .*cross_cpu_page_pool01_return' "$dir/output.txt"
 }
 
-# bench-compare on what the guests of one kernel produced: the results
-# file of each CPU model, and the dmesg lines of the same runs.  One row
-# per test that both ran.
+# bench-compare on what the guests of one kernel produced: the run the
+# guest suite keeps for it (bench-compare.results and .dmesg in its
+# folder).  Per CPU model, the results file against the kernel messages
+# of the same load (one row per test); across two models, the same
+# where their clocks agree, and a refusal where one counted
+# instructions and the other cycles.
 compare_guests() {
 	set -- $CPUS
-	[ $# -ge 2 ] || { say "needs two CPU models"; return 1; }
-	for cpu in "$1" "$2"; do
+	ok=0
+	for cpu in "$@"; do
 		dir=$LOGDIR/$KERNEL_RELEASE-$cpu
-		sed -n 's/^results| //p' "$dir/suite.out" >"$dir/results.txt"
-		sed -n 's/^dmesg| //p' "$dir/suite.out" >"$dir/dmesg.log"
+		want=$(sed -n 's/^test: name=\([^ ]*\) .*/\1/p' \
+			"$dir/bench-compare.results" | sort -u | wc -l)
+		compared "$cpu: results file against dmesg" "$want" \
+			"$dir/bench-compare.results" "$dir/bench-compare.dmesg" || ok=1
 	done
-	a=$LOGDIR/$KERNEL_RELEASE-$1
-	b=$LOGDIR/$KERNEL_RELEASE-$2
-	want=$(sed -n 's/^test: name=\([^ ]*\) .*/\1/p' "$a/results.txt" |
-	       sort -u | wc -l)
-	[ "$want" -gt 0 ] || { say "no test: lines from the guests"; return 1; }
-	for pair in "results.txt" "dmesg.log"; do
-		"$BENCH_TOP/tools/compare/bench-compare" -f markdown \
-			"$a/$pair" "$b/$pair" >"$a/compare-$pair.md" || return 1
-		sed 's/^/# /' "$a/compare-$pair.md" >&2
-		rows=$(($(grep -c '^| [a-z]' "$a/compare-$pair.md") - 1))
-		say "$pair: $rows rows, $want tests"
-		[ "$rows" = "$want" ] || return 1
-	done
+	[ $# -ge 2 ] || return $ok
+	a=$LOGDIR/$KERNEL_RELEASE-$1/bench-compare.results
+	b=$LOGDIR/$KERNEL_RELEASE-$2/bench-compare.results
+	ca=$(sed -n 's/^clock: //p' "$a")
+	cb=$(sed -n 's/^clock: //p' "$b")
+	if [ "${ca:-cycles}" = "${cb:-cycles}" ]; then
+		compared "$1 against $2" "$want" "$a" "$b" || ok=1
+	else
+		"$BENCH_TOP/tools/compare/bench-compare" "$a" "$b" \
+			>"$LOGDIR/compare-clocks.out" 2>&1
+		rc=$?
+		say "$1 ($ca) against $2 ($cb): exit $rc: $(head -n 1 "$LOGDIR/compare-clocks.out")"
+		[ $rc = 2 ] && [ "$(grep -c . "$LOGDIR/compare-clocks.out")" = 1 ] || ok=1
+	fi
+	return $ok
+}
+
+# bench-compare's table of two inputs must have WANT rows.
+compared() {	# what want before after
+	out=$LOGDIR/compare-$(printf '%s' "$1" | tr -c 'a-zA-Z0-9' -).md
+	[ "$2" -gt 0 ] || { say "$1: no test: lines from the guest"; return 1; }
+	"$BENCH_TOP/tools/compare/bench-compare" -f markdown "$3" "$4" \
+		>"$out" || return 1
+	sed 's/^/# /' "$out" >&2
+	rows=$(($(grep -c '^| [a-z]' "$out") - 1))
+	say "$1: $rows rows, $2 tests"
+	[ "$rows" = "$2" ]
 }
 
 # modinfo must describe every parameter.
@@ -220,19 +298,12 @@ ab_order_balanced() {
 	done
 }
 
-# The tests make ab compares here, in short runs: both slow paths, which
-# init_on_alloc changes, and the softirq fast path and ptr_ring, which
-# it does not.  4 rows at alpha 0.01 with Holm need 6 loads a side
-# (2/C(12,6) = 0.0022 < 0.01/4); the bound on any false "change" in an
-# A/A run, or on the two recycling rows of the A/B, is then alpha: 1 run
-# in 100.
-AB_CHECK_ARGS="tests=no-softirq-page_pool03,tasklet_page_pool01_fast_path,tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow time_ms=100"
-
-make_ab() {	# name make-ab-variables...
+# make ab, with its output kept in LOGDIR/ab-NAME.
+make_ab() {	# name make-ab-variable...
 	name=$1
 	shift
-	env "$@" OUT="$LOGDIR/ab-$name" LOADS=6 ALPHA=0.01 \
-		ARGS="$AB_CHECK_ARGS" sh "$BENCH_TOP/tools/ab.sh" \
+	rm -rf "$LOGDIR/ab-$name"
+	run_child env "$@" OUT="$LOGDIR/ab-$name" sh "$BENCH_TOP/tools/ab.sh" \
 		>"$LOGDIR/ab-$name.out" 2>&1
 	rc=$?
 	sed 's/^/# /' "$LOGDIR/ab-$name.out" >&2
@@ -240,13 +311,34 @@ make_ab() {	# name make-ab-variables...
 		[ -s "$LOGDIR/ab-$name/plot.png" ]
 }
 
+# A row of a make ab table: its verdict, or the width of its interval.
 verdict() {	# name test
 	awk -v t="$2" '$1 == t { print $NF }' "$LOGDIR/ab-$1/table.txt"
 }
 
+interval_width() {	# name test
+	awk -v t="$2" '$1 == t {
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^[-+]?[0-9.]+\.\.[-+]?[0-9.]+$/) {
+				split($i, ci, /\.\./)
+				printf "%.3f\n", ci[2] - ci[1]
+			}
+	}' "$LOGDIR/ab-$1/table.txt"
+}
+
+# Timing cycles: both slow paths, which init_on_alloc changes, and the
+# softirq fast path and ptr_ring, which it does not, in short runs.  4
+# rows at alpha 0.01 with Holm need 6 loads a side (2/C(12,6) = 0.0022
+# < 0.01/4); the bound on any false "change" in an A/A run, or on the two
+# recycling rows of the A/B, is then alpha: 1 run in 100.
+AB_CYCLES="ICOUNT=0 ACCEL=tcg LOADS=6 ALPHA=0.01"
+AB_CYCLES_ARGS="tests=no-softirq-page_pool03,tasklet_page_pool01_fast_path,tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow time_ms=100"
+
 # Same kernel, same everything: no row may say "change".
 ab_aa() {
-	make_ab aa BEFORE=6.12 AFTER=6.12 || return 1
+	# shellcheck disable=SC2086
+	make_ab aa BEFORE=6.12 AFTER=6.12 $AB_CYCLES ARGS="$AB_CYCLES_ARGS" ||
+		return 1
 	! grep -q ' change$' "$LOGDIR/ab-aa/table.txt"
 }
 
@@ -254,8 +346,10 @@ ab_aa() {
 # allocator hands out, which only the slow paths take; the recycling
 # paths never see it.
 ab_ab() {
+	# shellcheck disable=SC2086
 	make_ab ab BEFORE=6.12 AFTER=6.12 BEFORE_APPEND=init_on_alloc=0 \
-		AFTER_APPEND=init_on_alloc=1 || return 1
+		AFTER_APPEND=init_on_alloc=1 $AB_CYCLES \
+		ARGS="$AB_CYCLES_ARGS" || return 1
 	grep -q '^environment differs: runtime.init_on_alloc: before 0, after 1$' \
 		"$LOGDIR/ab-ab/table.txt" || return 1
 	for t in no-softirq-page_pool03 tasklet_page_pool03_slow; do
@@ -263,6 +357,61 @@ ab_ab() {
 	done
 	for t in tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring; do
 		[ "$(verdict ab $t)" = noise ] || return 1
+	done
+}
+
+# Counting instructions: three recycling paths in short runs, make ab's
+# defaults otherwise (3 loads a guest, 1 vCPU).  3 rows at alpha 0.01
+# with Holm need 6 loads a side (2/C(12,6) = 0.0022 < 0.01/3); a false
+# "change" in the A/A run, or on the A/B's two rows the change does not
+# touch, has a chance of at most 1 in 100.
+AB_ICOUNT="ICOUNT=1 LOADS=6 ALPHA=0.01"
+AB_ICOUNT_TESTS="tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring tasklet_page_pool08_bulk"
+AB_ICOUNT_ARGS="tests=$(echo $AB_ICOUNT_TESTS | tr ' ' ,) time_ms=20"
+
+# Same kernel, same everything, counting instructions: no row says
+# change, and every interval is narrower than one instruction.  One
+# guest is made to fail (its kernel panics): make ab must boot it again
+# and keep every load.
+ab_aa_icount() {
+	fail_once_runner "$LOGDIR/fail-once-runner.sh"
+	rm -f "$LOGDIR/fail-once.record" "$LOGDIR/fail-once.record.failed"
+	# shellcheck disable=SC2086
+	make_ab aa-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT \
+		ARGS="$AB_ICOUNT_ARGS" \
+		BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
+		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=after-g1 \
+		RECORD="$LOGDIR/fail-once.record" || return 1
+	ok=0
+	boots=$(grep -c '/after-g1$' "$LOGDIR/fail-once.record")
+	say "after-g1 booted $boots times; guests in all: $(grep -c . "$LOGDIR/fail-once.record")"
+	[ "$boots" = 2 ] &&
+		grep -q '^after-g1 (after-01..03): the guest failed (log: .*); booting it again (2 of 3)$' \
+			"$LOGDIR/ab-aa-icount.out" &&
+		grep -q '  6/6  ' "$LOGDIR/ab-aa-icount/table.txt" || ok=1
+	for t in $AB_ICOUNT_TESTS; do
+		v=$(verdict aa-icount $t)
+		w=$(interval_width aa-icount $t)
+		say "$t: $v, interval $w wide"
+		[ "$v" = noise ] && [ -n "$w" ] &&
+			awk -v w="$w" 'BEGIN { exit !(w < 1) }' || ok=1
+	done
+	return $ok
+}
+
+# Counting instructions, a difference known by construction: the bulk
+# test returns its pages 16 at a time, then 4, which changes its
+# instructions per page; nothing else reads bulk=.  All loads of a side
+# in one guest: host drift does not move instruction counts, and the
+# A/A step runs make ab's default of three a guest.
+ab_ab_icount() {
+	# shellcheck disable=SC2086
+	make_ab ab-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT LOADS_PER_GUEST=6 \
+		ARGS="$AB_ICOUNT_ARGS" BEFORE_ARGS=bulk=16 AFTER_ARGS=bulk=4 ||
+		return 1
+	[ "$(verdict ab-icount tasklet_page_pool08_bulk)" = change ] || return 1
+	for t in tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring; do
+		[ "$(verdict ab-icount $t)" = noise ] || return 1
 	done
 }
 
@@ -290,9 +439,7 @@ debug_kernel() {
 # The kselftest framework's build and install of the project copied into
 # the debug kernel's tree, as tools/testing/selftests/net/bench_page_pool.
 kselftest_install() {
-	ksft=$SRC/tools/testing/selftests/net/bench_page_pool
-	# shellcheck disable=SC2086
-	copy_files "$ksft" $BENCH_KSELFTEST_FILES || return 1
+	# debug-kernel.sh put the project into the tree (copy_to_tree)
 	KSFT_INSTALL=$LOGDIR/kselftest
 	rm -rf "$KSFT_INSTALL"
 	make -C "$SRC/tools/testing/selftests" O="$KDIR" \
@@ -302,12 +449,7 @@ kselftest_install() {
 		>>"$LOGDIR/kselftest-build.log" 2>&1 ||
 		{ tail -n 30 "$LOGDIR/kselftest-build.log" >&2; return 1; }
 	for f in run_kselftest.sh kselftest-list.txt \
-		 net/bench_page_pool/test_bench_page_pool.sh \
-		 net/bench_page_pool/ktap_lib.sh \
-		 net/bench_page_pool/splat_patterns \
-		 net/bench_page_pool/config net/bench_page_pool/settings \
-		 net/bench_page_pool/time_bench.ko \
-		 net/bench_page_pool/bench_page_pool_simple.ko; do
+		 $(project_files installed | sed 's|^|net/bench_page_pool/|'); do
 		[ -f "$KSFT_INSTALL/$f" ] || { say "not installed: $f"; return 1; }
 	done
 	# built against the debug kernel, not the host's
@@ -321,7 +463,7 @@ kselftest_install() {
 }
 
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
-	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync
+	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 boot_state >"$LOGDIR/boot.before"
@@ -330,19 +472,21 @@ cd "$BENCH_TOP" || exit 1
 start=$(date +%s)
 ktap_print_header
 
+# shellcheck disable=SC2046
 step "checkpatch --strict on the sources" checkpatch \
-	time_bench.c time_bench.h bench_page_pool_simple.c \
-	bench_page_pool_compat.h Kconfig Makefile tests/time_bench_test.c \
+	$(project_files module) tests/time_bench_test.c \
 	tests/include/ktap_test.h \
 	tests/include/linux/types.h tests/include/linux/math64.h \
 	tools/compare/*.c tools/compare/*.h tools/compare/tests/compare_test.c
 step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
+step "bench-compare: fuzzed under ASan and UBSan" make -s -C tools/compare fuzz
 step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
 	sh tests/wrapper_test.sh
 step "make ab: the guest order keeps host drift off both sides" \
 	ab_order_balanced
 
+first=1
 for k in $KERNELS; do
 	select_kernel "$k"
 	MODS=$(build_modules) || exit 1
@@ -353,13 +497,27 @@ for k in $KERNELS; do
 		describes_params "$MODS"
 	step "$KERNEL_RELEASE: Kconfig gives a module, only with PAGE_POOL" \
 		kconfig_entry
-	# The first CPU model runs the whole suite, the others the kselftest
-	# and the lines bench-compare reads.
-	long=30 mode=0 what=
+	# The first CPU model runs the whole suite, counting instructions
+	# (one vCPU: a second one's work would count into the first's
+	# tests) unless ICOUNT=0; the others the kselftest, the lines
+	# bench-compare reads and the endless load (30 s past the stall
+	# detectors: minutes of instructions), timing cycles.
+	main=1
 	for cpu in $CPUS; do
-		step "$KERNEL_RELEASE, -cpu $cpu: guest suite$what" \
-			guest_suite "$cpu" $long $mode
-		long=0 mode=quick what=" (kselftest, legacy lines)"
+		if [ $main = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
+			step "$KERNEL_RELEASE, -cpu $cpu, counting instructions: guest suite" \
+				guest_suite "$cpu" -- -c "$cpu" -i -s 1
+		elif [ $main = 1 ]; then
+			step "$KERNEL_RELEASE, -cpu $cpu: guest suite" \
+				guest_suite "$cpu" LONG_SECONDS=30 -- -c "$cpu"
+		elif [ "$SUITE_ICOUNT" = 1 ]; then
+			step "$KERNEL_RELEASE, -cpu $cpu: guest suite (kselftest, legacy lines, endless load)" \
+				guest_suite "$cpu" QUICK=1 LONG_SECONDS=30 -- -c "$cpu"
+		else
+			step "$KERNEL_RELEASE, -cpu $cpu: guest suite (kselftest, legacy lines)" \
+				guest_suite "$cpu" QUICK=1 -- -c "$cpu"
+		fi
+		main=0
 	done
 	step "$KERNEL_RELEASE: bench-compare reads the guests' results and dmesg" \
 		compare_guests
@@ -367,28 +525,47 @@ for k in $KERNELS; do
 		step "$KERNEL_RELEASE, 3 vCPUs: cross-CPU return with return_cpus=2" \
 			cross_cpu
 	fi
+	if [ $first = 1 ]; then
+		step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest" \
+			runner_contract
+		step "make run, ab, perf: every variable checked before the first guest" \
+			early_errors "$k"
+		step "a checkout path with spaces: make refuses in one line, make tools and make run work" \
+			path_with_spaces "$k"
+		step "SIGTERM to make run, SIGINT to make ab's process group: no QEMU, no temporary folder left" \
+			signals_clean "$k"
+		step "ACCEL: auto probes KVM, says which and why, falls back to TCG; kvm fails at once where KVM cannot" \
+			accel_choice "$k"
+	fi
+	first=0
 done
 
 case " $KERNELS " in
 *" 6.12 "*)
 	if [ "$AB" = 1 ]; then
-		step "make ab, A/A on 6.12: no row says change (false alarm <= 1%)" \
+		step "make ab timing cycles, A/A on 6.12: no row says change (false alarm <= 1%)" \
 			ab_aa
-		step "make ab, A/B init_on_alloc=0 vs 1: slow paths change, recycling paths noise" \
+		step "make ab timing cycles, A/B init_on_alloc=0 vs 1: slow paths change, recycling paths noise" \
 			ab_ab
+		step "make ab counting instructions, A/A on 6.12 with one failing guest: no row says change, intervals under one instruction, the load booted again" \
+			ab_aa_icount
+		step "make ab counting instructions, A/B bulk=16 vs 4: the bulk row changes, the others noise (false alarm <= 1%)" \
+			ab_ab_icount
 	fi
 	;;
 esac
 
 if [ "$DEBUG_KERNEL" = 1 ]; then
-	step "debug kernel from linux-source-6.12 with the project in lib/bench_page_pool: make modules builds it (cached)" \
+	needed_step "debug kernel from linux-source-6.12 with the project in lib/bench_page_pool: make modules builds it (cached)" \
 		debug_kernel &&
 	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 \
 		"$(build_modules)" &&
-	step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
+	needed_step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
 		kselftest_install &&
 	step "$KERNEL_RELEASE debug kernel: in-tree modules, guest suite, fail_page_alloc, kmemleak, run_kselftest.sh" \
-		guest_suite max 30 1 -D "$KSFT_INSTALL"
+		guest_suite debug LONG_SECONDS=30 DEBUG=1 LEAK_LIMIT=80 \
+		LEAK_RUNS=5 LEAK_ARGS=loops=2000 PERF=0 -- -c max \
+		-D "$KSFT_INSTALL"
 fi
 
 step "the host's /boot and its linux-image packages are unchanged" \

@@ -21,23 +21,12 @@ FRAGMENT=$BENCH_TOP/debug/debug.config
 OUT=$BENCH_CACHE/debug-kernel
 log=$OUT/build.log
 
-# The two lines a parent directory needs for an in-tree copy.
-in_tree() {
-	# shellcheck disable=SC2086
-	copy_files "$SRC/lib/bench_page_pool" $BENCH_MODULE_FILES
-	grep -qF 'lib/bench_page_pool/Kconfig' "$SRC/lib/Kconfig.debug" ||
-		echo 'source "lib/bench_page_pool/Kconfig"' >>"$SRC/lib/Kconfig.debug"
-	grep -qF 'bench_page_pool/' "$SRC/lib/Makefile" ||
-		echo 'obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool/' \
-			>>"$SRC/lib/Makefile"
-}
-
-in_tree
+copy_to_tree "$SRC"
 key="$(cat "$SRC/.unpacked" "$SRC/Makefile" "$FRAGMENT" | md5sum | cut -d' ' -f1)"
 
 if [ ! -f "$OUT/.built" ] || [ "$(cat "$OUT/.built")" != "$key" ] ||
    [ ! -f "$OUT/arch/x86/boot/bzImage" ]; then
-	say "building the debug kernel in $OUT (about 5 minutes on 2 cores)"
+	say "building the debug kernel in $OUT (about 9 minutes on 2 cores)"
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	{

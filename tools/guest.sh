@@ -1,46 +1,52 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boots a kernel under QEMU with a busybox initramfs, runs a payload
-# script in it as root and exits with the payload's status.  A guest that
-# panics, oopses, warns, stalls or does not finish in time fails with the
-# reason, whatever the payload said.
+# The one guest runner of the host tools: boots a kernel under QEMU with a
+# busybox initramfs, runs a payload script in it as root and brings back
+# what the payload wrote into $BENCH_OUT, over a serial port of its own
+# (tools/guest-init), so that no kernel message can land inside it.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat >&2 <<EOF
-usage: $0 -k IMAGE -r RELEASE -p PAYLOAD [-m MODDIR] [-f FILE]... [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS] [-l LOG] [-a APPEND] [-i]
+usage: $0 -k IMAGE -r RELEASE -p PAYLOAD -o OUTDIR [-m MODDIR] [-f FILE]...
+       [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS]
+       [-a APPEND] [-i] [-A tcg|kvm]
   -k IMAGE    kernel image (bzImage/vmlinuz) to boot
   -r RELEASE  its release string, for /lib/modules/RELEASE
-  -p PAYLOAD  shell script run in the guest as /payload.sh
+  -p PAYLOAD  shell script run in the guest as root, in /bench, where
+              it may source guest-lib.sh (bench_load NAME [PARAM=VALUE]...)
+  -o OUTDIR   new or empty folder: gets the files the payload wrote into
+              \$BENCH_OUT, output.txt (its stdout and stderr) and
+              console.log (the kernel console)
   -m MODDIR   directory whose *.ko go to /lib/modules/RELEASE/extra
   -f FILE     extra file copied to the guest's /bench (repeatable)
   -D DIR      directory copied to the guest's /bench/NAME (repeatable)
   -b BINARY   host program copied with its shared libraries (repeatable)
-  -c CPU      QEMU CPU model (default: max)
+  -c CPU      QEMU CPU model (default: max; host under KVM)
   -s CPUS     virtual CPUs (default: 2; more than the host has share it)
   -t SECONDS  time limit of the whole guest run (default: 600)
-  -l LOG      keep the console log here (default: a temporary file)
   -a APPEND   extra kernel command line
   -i          count instructions: QEMU -icount shift=0,sleep=off, so the
-              guest's TSC advances one tick per executed instruction
-The payload's output is shown as it ends; exit status is the payload's,
-or 125 when the guest itself failed.
+              guest's TSC advances one tick per executed instruction (TCG)
+  -A ACCEL    tcg (default) or kvm
+Exit status: the payload's; 125 when the guest itself failed (panic,
+oops, warning, stall, hang, no result), with the reason on stderr; 2 for
+bad usage.
 EOF
 	exit 2
 }
 
-image= release= payload= moddir= files= dirs= binaries= cpu=max smp=2
-limit=600 log= append= icount=
+image= release= payload= outdir= moddir= files= dirs= binaries= cpu=
+smp=2 limit=600 append= icount= accel=tcg
 # Lists of paths, one a line, so that paths may hold spaces.
-nl='
-'
-while getopts k:r:p:m:f:D:b:c:s:t:l:a:i opt; do
+while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA: opt; do
 	case $opt in
 	k) image=$OPTARG ;;
 	r) release=$OPTARG ;;
 	p) payload=$OPTARG ;;
+	o) outdir=$OPTARG ;;
 	m) moddir=$OPTARG ;;
 	f) files="$files$OPTARG$nl" ;;
 	D) dirs="$dirs$OPTARG$nl" ;;
@@ -48,26 +54,50 @@ while getopts k:r:p:m:f:D:b:c:s:t:l:a:i opt; do
 	c) cpu=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	t) limit=$OPTARG ;;
-	l) log=$OPTARG ;;
 	a) append=$OPTARG ;;
-	i) icount="-icount shift=0,sleep=off" ;;
+	i) icount=1 ;;
+	A) accel=$OPTARG ;;
 	*) usage ;;
 	esac
 done
-[ -n "$image" ] && [ -n "$release" ] && [ -n "$payload" ] || usage
+[ $OPTIND -gt $# ] || usage
+[ -n "$image" ] && [ -n "$release" ] && [ -n "$payload" ] &&
+	[ -n "$outdir" ] || usage
+
+bad_usage() {
+	say "$0: $*"
+	exit 2
+}
 case $smp in
-'' | *[!0-9]* | 0) die "VCPUS=$smp: accepted: a whole number of virtual CPUs, 1 or more" ;;
+'' | *[!0-9]* | 0*) bad_usage "-s $smp: accepted: a whole number of virtual CPUs, 1 or more" ;;
 esac
+case $limit in
+'' | *[!0-9]* | 0*) bad_usage "-t $limit: accepted: a whole number of seconds, 1 or more" ;;
+esac
+case $accel in
+tcg | kvm) ;;
+*) bad_usage "-A $accel: accepted: tcg, kvm" ;;
+esac
+[ -z "$icount" ] || [ "$accel" = tcg ] ||
+	bad_usage "-i counts instructions under TCG; it cannot run with -A kvm"
+[ -n "$cpu" ] || { [ "$accel" = kvm ] && cpu=host || cpu=max; }
+[ -f "$image" ] || bad_usage "-k $image: no such kernel image"
+[ -f "$payload" ] || bad_usage "-p $payload: no such payload"
+if [ -e "$outdir" ]; then
+	[ -d "$outdir" ] && [ -z "$(ls -A "$outdir")" ] ||
+		bad_usage "-o $outdir: not an empty folder"
+fi
+mkdir -p "$outdir" || bad_usage "-o $outdir: cannot create it"
 
-need_packages qemu-system-x86 busybox-static cpio
+need_packages qemu-system-x86 busybox-static cpio gzip
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+temp_dir work
 root=$work/root
 mkdir -p "$root/bin" "$root/bench" "$root/lib/modules/$release/extra"
 cp /bin/busybox "$root/bin/busybox"
 cp "$payload" "$root/payload.sh"
 cp "$BENCH_TOP/tools/guest-init" "$root/init"
+cp "$BENCH_TOP/tools/guest-lib.sh" "$root/bench/guest-lib.sh"
 chmod +x "$root/init"
 IFS=$nl
 for f in $files; do
@@ -88,9 +118,50 @@ if [ -n "$moddir" ]; then
 	cp "$moddir"/*.ko "$root/lib/modules/$release/extra/" ||
 		die "no modules in $moddir"
 fi
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz" ||
+	die "cannot pack the initramfs"
 
-[ -n "$log" ] || log=$work/console.log
+log=$outdir/console.log
+channel=$work/channel
+qemu_err=$work/qemu.err
+accel_args="-accel tcg"
+[ -n "$icount" ] && accel_args="$accel_args -icount shift=0,sleep=off"
+[ "$accel" = kvm ] && accel_args="-accel kvm"
+
+# Boots the guest once; sets qemu_rc (124: time limit).  Under KVM QEMU
+# may report an internal error and stay alive, paused: that ends the boot.
+boot() {
+	: >"$log"
+	: >"$channel"
+	: >"$qemu_err"
+	# The background child of a non-interactive shell ignores SIGINT,
+	# and timeout's own process group keeps the terminal's away:
+	# bench_cleanup stops it with SIGTERM, which timeout passes on.
+	# shellcheck disable=SC2086
+	timeout -k 5 "$limit" qemu-system-x86_64 $accel_args -cpu "$cpu" \
+		-smp "$smp" -m 1024 -display none -monitor none -no-reboot \
+		-serial "file:$log" -serial "file:$channel" -kernel "$image" \
+		-initrd "$work/initrd.gz" \
+		-append "console=ttyS0 panic=-1 rdinit=/init $append" \
+		</dev/null >"$qemu_err" 2>&1 &
+	bench_child=$!
+	if [ "$accel" = kvm ]; then
+		while kill -0 "$bench_child" 2>/dev/null; do
+			if grep -q 'KVM internal error' "$qemu_err"; then
+				kill -TERM "$bench_child"
+				break
+			fi
+			sleep 0.2
+		done
+	fi
+	wait "$bench_child"
+	qemu_rc=$?
+	bench_child=
+}
+
+started() {
+	grep -q '^bench-guest start' "$channel"
+}
 
 # A kernel that fails before the payload starts never saw the module:
 # under TCG with several vCPUs, live code patching at boot now and then
@@ -100,42 +171,82 @@ fi
 boots=0
 while :; do
 	boots=$((boots + 1))
-	: >"$log"
-	# shellcheck disable=SC2086
-	timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
-		-cpu "$cpu" -smp "$smp" $icount -m 1024 -display none -monitor none \
-		-no-reboot -serial "file:$log" -kernel "$image" \
-		-initrd "$work/initrd.gz" \
-		-append "console=ttyS0 panic=-1 rdinit=/init $append" </dev/null
-	qemu_rc=$?
-	grep -q '^BENCH-GUEST: payload starts' "$log" && break
-	[ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ] && break
+	boot
+	started && break
+	[ "$qemu_rc" = 124 ] && break
+	grep -E -q -f "$BENCH_TOP/splat_patterns" "$log" || break
 	[ $boots -lt 3 ] || break
 	say "guest: the kernel failed while booting, before the payload started; booting again. First report:"
-	grep -E -m1 -A3 -f "$BENCH_TOP/splat_patterns" "$log" >&2 ||
-		tail -n 5 "$log" >&2
-	cp "$log" "$log.boot$boots"
+	grep -E -m1 -A3 -f "$BENCH_TOP/splat_patterns" "$log" >&2
+	mv "$log" "$outdir/console.boot$boots.log"
 done
 
-# Payload output is tagged by the guest so that kernel messages on the
-# same console do not mix with it.
-sed -n 's/^GUEST| //p' "$log" | tr -d '\r'
-
-status=$(sed -n 's/^BENCH-GUEST-EXIT: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
-splats=$(grep -E -f "$BENCH_TOP/splat_patterns" "$log" | head -n 40)
-if [ -n "$splats" ]; then
-	say "guest FAILED: the kernel reported a problem (console log: $log):"
-	grep -E -B2 -A25 -m1 -f "$BENCH_TOP/splat_patterns" "$log" >&2
-	[ "$log" = "$work/console.log" ] && cp "$log" /tmp/bench-guest-failed.log
+failed() {	# reason: the guest failed; show why and exit 125
+	say "guest FAILED: $* (console log: $log)"
 	exit 125
-fi
-if [ -z "$status" ]; then
+}
+
+if ! started; then
+	if [ "$qemu_rc" != 124 ] && [ "$qemu_rc" != 137 ] && [ -s "$qemu_err" ]; then
+		say "guest FAILED: QEMU ($accel, -cpu $cpu) could not run it:"
+		grep -v '^ *$' "$qemu_err" | head -n 5 >&2
+		exit 125
+	fi
 	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
-		say "guest FAILED: no result within ${limit}s (hung?); last lines:"
+		say "guest FAILED: the payload did not start within ${limit}s; last console lines:"
 	else
-		say "guest FAILED: ended without a result (qemu exit $qemu_rc); last lines:"
+		say "guest FAILED: the payload did not start (qemu exit $qemu_rc); last console lines:"
 	fi
 	tail -n 20 "$log" >&2
 	exit 125
 fi
+
+# The channel: every line a record, anything else means it was damaged.
+# Prints "status N", "files MD5 BYTES", "ended", or "bad LINE".
+records=$(tr -d '\r' <"$channel" | awk -v out="$outdir/output.txt" \
+	-v b64="$work/out.b64" '
+	BEGIN { printf "" >out; printf "" >b64 }
+	$0 == "bench-guest start" { next }
+	/^o( |$)/ { print substr($0, 3) >out; next }
+	/^x [0-9]+$/ { print "status", $2; next }
+	/^f [0-9a-f]+ [0-9]+$/ && length($2) == 32 { print "files", $2, $3; next }
+	/^b [A-Za-z0-9+\/=]+$/ { print substr($0, 3) >b64; next }
+	$0 == "e" { print "ended"; next }
+	{ print "bad", NR; exit }')
+status=$(printf '%s\n' "$records" | sed -n 's/^status //p')
+bad=$(printf '%s\n' "$records" | sed -n 's/^bad //p')
+
+splats=$(grep -E -f "$BENCH_TOP/splat_patterns" "$log" | head -n 40)
+if [ -n "$splats" ]; then
+	say "guest FAILED: the kernel reported a problem (console log: $log):"
+	grep -E -B2 -A25 -m1 -f "$BENCH_TOP/splat_patterns" "$log" >&2
+	exit 125
+fi
+[ -z "$bad" ] || { cp "$channel" "$outdir/channel.raw"; failed "the results channel is damaged at its line $bad (kept as channel.raw)"; }
+if [ -z "$status" ]; then
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		say "guest FAILED: no result within ${limit}s (hung?); last lines of the payload and the console:"
+	else
+		say "guest FAILED: ended without a result (qemu exit $qemu_rc); last lines of the payload and the console:"
+	fi
+	tail -n 10 "$outdir/output.txt" >&2
+	tail -n 20 "$log" >&2
+	exit 125
+fi
+
+# The files of $BENCH_OUT, checked before they are unpacked.
+set -- $(printf '%s\n' "$records" | sed -n 's/^files //p')
+[ $# = 2 ] && printf '%s\n' "$records" | grep -qx ended ||
+	failed "the payload ended (status $status) but its files were cut short"
+base64 -d "$work/out.b64" >"$work/out.tgz" 2>/dev/null &&
+	[ "$(wc -c <"$work/out.tgz")" = "$2" ] &&
+	[ "$(md5sum <"$work/out.tgz" | cut -d' ' -f1)" = "$1" ] ||
+	failed "the payload's files arrived damaged (size or checksum)"
+names=$(tar -tzf "$work/out.tgz") || failed "the payload's files are no tar archive"
+case "$nl$names$nl" in
+*"${nl}./output.txt$nl"* | *"${nl}./console.log$nl"*)
+	failed "the payload wrote output.txt or console.log into \$BENCH_OUT: those names are the runner's" ;;
+esac
+tar -xzf "$work/out.tgz" -C "$outdir" --no-same-owner ||
+	failed "cannot unpack the payload's files into $outdir"
 exit "$status"

@@ -2,15 +2,17 @@
 # Shared helpers of the host tools; sourced, not run.  POSIX sh.
 
 BENCH_TOP=$(cd "$(dirname "$0")/.." && pwd)
-# Root, or whoever may write there, shares /var/cache; other users keep
-# a cache of their own.
+# As README.rst says: root caches in /var/cache, every other user in
+# ~/.cache; BENCH_CACHE overrides both.
 if [ -z "${BENCH_CACHE:-}" ]; then
-	BENCH_CACHE=/var/cache/bench_page_pool
-	if [ "$(id -u)" != 0 ] && ! mkdir -p "$BENCH_CACHE" 2>/dev/null ||
-	   [ ! -w "$BENCH_CACHE" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		BENCH_CACHE=/var/cache/bench_page_pool
+	else
 		BENCH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/bench_page_pool
 	fi
 fi
+nl='
+'
 
 say() {
 	printf '%s\n' "$*" >&2
@@ -19,6 +21,79 @@ say() {
 die() {
 	say "error: $*"
 	exit 1
+}
+
+# A bad variable or option: one line saying what is accepted, exit 2.
+usage_die() {
+	say "error: $*"
+	exit 2
+}
+
+# Whatever ends a script, it leaves no child and no temporary path
+# behind: the EXIT trap cleans up after a normal end, and since dash runs
+# no EXIT trap on a signal, each signal has a trap of its own.  A long
+# child runs through run_child, in the background and waited for: a trap
+# runs only once the foreground command ends, but it interrupts a wait.
+bench_child=
+bench_temps=
+
+bench_cleanup() {
+	if [ -n "$bench_child" ]; then
+		kill -TERM "$bench_child" 2>/dev/null
+		wait "$bench_child" 2>/dev/null
+		bench_child=
+	fi
+	IFS=$nl
+	for b_tmp in $bench_temps; do
+		rm -rf "$b_tmp"
+	done
+	unset IFS
+	bench_temps=
+}
+
+bench_signal() {	# exit-status
+	trap '' HUP INT TERM
+	bench_cleanup
+	trap - EXIT
+	exit "$1"
+}
+
+trap bench_cleanup EXIT
+trap 'bench_signal 129' HUP
+trap 'bench_signal 130' INT
+trap 'bench_signal 143' TERM
+
+# Runs a command as the script's child: the traps above stop it (SIGTERM)
+# and wait for it.  Returns its exit status.
+run_child() {	# command...
+	"$@" &
+	bench_child=$!
+	wait "$bench_child"
+	r_rc=$?
+	bench_child=
+	return $r_rc
+}
+
+# Runs tools/guest.sh (contract 2 of PLAN.md) as the script's child.
+# BENCH_GUEST_RUNNER may name another runner taking the same options:
+# make check puts one there that injects a failure, or records a boot.
+run_guest() {	# guest.sh option...
+	run_child sh "${BENCH_GUEST_RUNNER:-$BENCH_TOP/tools/guest.sh}" "$@"
+}
+
+# Creates a temporary folder, removed when the script ends, and stores
+# its path in the variable named.
+temp_dir() {	# variable
+	t_dir=$(mktemp -d "${TMPDIR:-/tmp}/bench_page_pool.XXXXXX") ||
+		die "cannot create a temporary folder in ${TMPDIR:-/tmp}"
+	bench_temps="$bench_temps$t_dir$nl"
+	eval "$1=\$t_dir"
+}
+
+# Quotes a word for sh: what it says reaches a payload as data, never as
+# code.
+sh_quote() {	# word
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
 }
 
 # Installs the Debian packages named that are not installed yet.
@@ -45,11 +120,11 @@ need_packages() {
 }
 
 # Debian meta package of a kernel series, for "image" or "headers".
-kernel_meta_package() {
+kernel_meta_package() {	# series image|headers [variable]
 	case "$1" in
 	6.12) echo "linux-$2-6.12-amd64" ;;
 	6.1) echo "linux-$2-amd64" ;;
-	*) die "KERNEL=$1: accepted: 6.12, 6.1, or a path to a kernel image" ;;
+	*) usage_die "${3:-KERNEL}=$1: accepted: 6.12, 6.1, or a path to a kernel image" ;;
 	esac
 }
 
@@ -90,7 +165,7 @@ unpack_packages() {	# dir package...
 	say "fetching and unpacking into $u_dir:$(printf ' %s' "$@")"
 	rm -rf "$u_dir"
 	mkdir -p "$u_dir"
-	u_tmp=$(mktemp -d) || die "mktemp failed"
+	temp_dir u_tmp
 	# As root, apt downloads as _apt, who cannot write to a private
 	# folder: download as root there instead.
 	u_sandbox=
@@ -116,7 +191,27 @@ package_depends() {
 # installed: Debian's 6.12 headers depend on their image, and installing
 # that would put a kernel into the host's /boot.  What the headers need
 # to build with (compiler, pahole, libraries) is installed.
-debian_kernel() {
+debian_kernel() {	# series variable
+	kernel_meta_package "$1" image "$2" >/dev/null
+	# apt-cache takes seconds a call, a dozen calls here: what they
+	# said is kept until apt's package lists change.
+	memo=$BENCH_CACHE/kernels/$1.resolved
+	stamp=$(ls -lL --time-style=+%s /var/lib/apt/lists 2>/dev/null | md5sum)
+	if [ -f "$memo" ] && [ "$(sed -n 1p "$memo")" = "$stamp" ]; then
+		KERNEL_RELEASE=$(sed -n 2p "$memo")
+		tools=$(sed -n 3p "$memo")
+		dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+		KDIR=$dir/headers/usr/src/linux-headers-$KERNEL_RELEASE
+		KERNEL_IMAGE=$dir/image/boot/vmlinuz-$KERNEL_RELEASE
+		if [ "$(sed -n 4p "$memo")" = "$(cat "$dir/headers/.unpacked" 2>/dev/null)" ] &&
+		   [ "$(sed -n 5p "$memo")" = "$(cat "$dir/image/.unpacked" 2>/dev/null)" ] &&
+		   [ -f "$KDIR/include/generated/utsrelease.h" ] &&
+		   [ -f "$KERNEL_IMAGE" ]; then
+			# shellcheck disable=SC2086
+			need_packages $tools
+			return 0
+		fi
+	fi
 	image_pkg=$(resolve_meta "$(kernel_meta_package "$1" image)")
 	headers_pkg=$(resolve_meta "$(kernel_meta_package "$1" headers)")
 	KERNEL_RELEASE=${image_pkg#linux-image-}
@@ -155,66 +250,115 @@ debian_kernel() {
 	unpack_packages "$dir/image" "$image_pkg"
 	KERNEL_IMAGE=$dir/image/boot/vmlinuz-$KERNEL_RELEASE
 	[ -f "$KERNEL_IMAGE" ] || die "$image_pkg has no $KERNEL_IMAGE"
+	printf '%s\n' "$stamp" "$KERNEL_RELEASE" "$tools" \
+		"$(cat "$dir/headers/.unpacked")" "$(cat "$dir/image/.unpacked")" \
+		>"$memo.tmp" && mv "$memo.tmp" "$memo"
 }
 
 # Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR from KERNEL: a Debian series
 # or the path to a bzImage, then with KDIR naming its prepared tree.
-select_kernel() {
+# VARIABLE names them in messages (default: KERNEL and KDIR).
+select_kernel() {	# kernel [variable]
+	s_var=${2:-KERNEL}
+	s_kdir=KDIR
+	[ $# -ge 2 ] && s_kdir=${2}_KDIR
 	case "$1" in
 	6.12 | 6.1)
-		debian_kernel "$1"
+		debian_kernel "$1" "$s_var"
 		;;
 	*)
-		[ -f "$1" ] || die "KERNEL=$1: no such kernel image; accepted: 6.12, 6.1, or a path to a kernel image"
+		[ -f "$1" ] || usage_die "$s_var=$1: no such kernel image; accepted: 6.12, 6.1, or a path to a kernel image"
 		uts=${KDIR:-}/include/generated/utsrelease.h
 		[ -n "${KDIR:-}" ] && [ -f "$uts" ] ||
-			die "KERNEL=$1 needs KDIR=<its prepared build tree>"
+			usage_die "$s_var=$1 needs $s_kdir=<its prepared build tree>"
 		KERNEL_IMAGE=$1
 		KERNEL_RELEASE=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$uts")
 		;;
 	esac
 }
 
-# What a kernel tree needs of the project: to build the modules (in tree
-# or not), and to run them as a kselftest.
-BENCH_MODULE_FILES="Makefile Kconfig time_bench.c time_bench.h
-	bench_page_pool_simple.c bench_page_pool_compat.h"
-BENCH_KSELFTEST_FILES="$BENCH_MODULE_FILES test_bench_page_pool.sh
-	ktap_lib.sh config settings splat_patterns"
+# The project's files, one name a line: "module" (what a kernel tree
+# needs to build the modules) or "kselftest" (that, and the kselftest).
+# The Makefile holds the lists.
+project_files() {	# module|kselftest
+	make -s --no-print-directory -C "$BENCH_TOP" print-files FILES="$1"
+}
 
-# Copies project files into DIR, leaving unchanged ones alone so that
-# make rebuilds only what changed.
-copy_files() {	# dir file...
+# Copies the project's files of a list into DIR, leaving unchanged ones
+# alone so that make rebuilds only what changed.
+copy_files() {	# dir module|kselftest
 	c_dir=$1
-	shift
+	c_list=$(project_files "$2") && [ -n "$c_list" ] ||
+		die "cannot get the list of $2 files from $BENCH_TOP/Makefile"
 	mkdir -p "$c_dir" || die "cannot create $c_dir"
-	for c_f in "$@"; do
+	for c_f in $c_list; do
 		cmp -s "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
 			cp "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
 			die "cannot copy $c_f to $c_dir"
 	done
 }
 
+# Puts the project into a Linux source tree: the modules as
+# lib/bench_page_pool, with the line lib/Kconfig.debug and the line
+# lib/Makefile need (added once), and the kselftest as
+# tools/testing/selftests/net/bench_page_pool.
+copy_to_tree() {	# tree
+	[ -f "$1/lib/Kconfig.debug" ] && [ -f "$1/lib/Makefile" ] &&
+		[ -d "$1/tools/testing/selftests/net" ] ||
+		die "$1: not a Linux source tree (no lib/Kconfig.debug, lib/Makefile or tools/testing/selftests/net)"
+	copy_files "$1/lib/bench_page_pool" module
+	grep -qF 'source "lib/bench_page_pool/Kconfig"' "$1/lib/Kconfig.debug" ||
+		echo 'source "lib/bench_page_pool/Kconfig"' >>"$1/lib/Kconfig.debug" ||
+		die "cannot extend $1/lib/Kconfig.debug"
+	grep -qF 'obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool/' \
+		"$1/lib/Makefile" ||
+		echo 'obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool/' \
+			>>"$1/lib/Makefile" || die "cannot extend $1/lib/Makefile"
+	copy_files "$1/tools/testing/selftests/net/bench_page_pool" kselftest
+}
+
+# kbuild takes a path (M=, a kernel tree) only as one word without ':'
+# or '%'.
+kbuild_path() {	# path
+	case $1 in
+	*[[:space:]:%]*) return 1 ;;
+	esac
+}
+
+# Where the modules of a build (a kernel release, a side of make ab) are
+# built: build/NAME of the checkout, or, when kbuild cannot take the
+# checkout's path, a folder of the cache named after it.
+module_build_dir() {	# name
+	if kbuild_path "$BENCH_TOP"; then
+		echo "$BENCH_TOP/build/$1"
+		return
+	fi
+	kbuild_path "$BENCH_CACHE" ||
+		die "kbuild cannot build in $BENCH_TOP nor in BENCH_CACHE=$BENCH_CACHE (spaces, ':' or '%'); set BENCH_CACHE to a path without them"
+	echo "$BENCH_CACHE/build/$(printf '%s' "$BENCH_TOP" | md5sum | cut -c1-12)/$1"
+}
+
 # Builds the modules for KDIR in a build directory of their own (the
-# first argument, default build/RELEASE), so that builds for several
-# kernels do not overwrite each other.  Prints the directory.
+# first argument, default: that of the kernel release), so that builds
+# for several kernels do not overwrite each other.  Prints the directory.
 build_modules() {
-	out=${1:-$BENCH_TOP/build/$KERNEL_RELEASE}
-	# shellcheck disable=SC2086
-	copy_files "$out" $BENCH_MODULE_FILES
+	out=${1:-$(module_build_dir "$KERNEL_RELEASE")} || exit 1
+	kbuild_path "$KDIR" ||
+		die "KDIR=$KDIR: kbuild cannot use a kernel tree whose path has spaces, ':' or '%'"
+	copy_files "$out" module
 	make -s -C "$out" KDIR="$KDIR" modules >&2 ||
 		die "module build against $KDIR failed"
 	echo "$out"
 }
 
-# Fails unless every word is NAME=VALUE with NAME a parameter of the
-# module built in MODDIR; VAR names the variable the words came from.
-check_module_args() {	# VAR MODDIR words...
-	var=$1
+# Fails unless every word of ARGS-like STRING is NAME=VALUE with NAME a
+# parameter of the module built in MODDIR; VAR names the variable the
+# string came from.  Words are split, never globbed (tests=napi_*).
+check_module_args() {	# VAR MODDIR STRING
 	params=$(modinfo -F parm "$2/bench_page_pool_simple.ko" |
 		 sed -n 's/^\([a-z_0-9]*\):.*/\1/p' | tr '\n' ' ')
-	shift 2
-	for arg in "$@"; do
+	set -f
+	for arg in $3; do
 		case " $params" in
 		*" ${arg%%=*} "*)
 			case $arg in
@@ -222,8 +366,20 @@ check_module_args() {	# VAR MODDIR words...
 			esac
 			;;
 		esac
-		die "$var: '$arg' is not a module parameter setting; accepted: NAME=VALUE with NAME one of: $params(see modinfo bench_page_pool_simple)"
+		set +f
+		usage_die "$1: '$arg' is not a module parameter setting; accepted: NAME=VALUE with NAME one of: $params(see modinfo bench_page_pool_simple)"
 	done
+	set +f
+}
+
+# The words of an ARGS-like string, each quoted for sh, with a space
+# before each: module parameters reach a payload as data.
+quote_words() {	# string
+	set -f
+	for q_w in $1; do
+		printf ' %s' "$(sh_quote "$q_w")"
+	done
+	set +f
 }
 
 # Unpacks Debian's linux-source-6.12 once; prints the tree's path.  It
@@ -258,4 +414,146 @@ ab_order() {
 		fi
 		i=$((i + 1))
 	done
+}
+
+# Checks of the variables a command takes, made before anything runs:
+# one line naming the variable and what it accepts, exit 2.
+check_whole() {	# variable value minimum
+	case $2 in
+	'' | *[!0-9]* | 0?*) ;;
+	*) [ "$2" -ge "$3" ] && return 0 ;;
+	esac
+	usage_die "$1=$2: accepted: a whole number, $3 or more"
+}
+
+check_choice() {	# variable value choice...
+	c_var=$1 c_val=$2
+	shift 2
+	for c_ok in "$@"; do
+		[ "$c_val" = "$c_ok" ] && return 0
+	done
+	usage_die "$c_var=$c_val: accepted: $*"
+}
+
+# A QEMU CPU model, with or without ",feature" settings.
+check_cpu_model() {	# variable value
+	need_packages qemu-system-x86
+	case ${2%%,*} in
+	'' | *[!A-Za-z0-9._-]*) ;;
+	*) qemu-system-x86_64 -cpu help |
+		grep -q "^x86 \{1,\}${2%%,*}\( \|\$\)" && return 0 ;;
+	esac
+	usage_die "$1=$2: not a CPU model of qemu-system-x86_64 (see qemu-system-x86_64 -cpu help)"
+}
+
+# The instrument of a command's guests, PLAN.md contract 4.  ICOUNT=1
+# counts instructions (QEMU -icount shift=0,sleep=off, TCG only).
+# ACCEL=auto uses KVM when /dev/kvm can really run the guest, else TCG;
+# ACCEL=kvm fails at once where KVM cannot; ACCEL=tcg emulates.
+#
+# check_instrument DEFAULT-ICOUNT: checks ACCEL and ICOUNT before
+# anything runs (ICOUNT unset: DEFAULT-ICOUNT, but 0 with ACCEL=kvm).
+check_instrument() {	# default-icount
+	ACCEL=${ACCEL:-auto}
+	check_choice ACCEL "$ACCEL" auto kvm tcg
+	if [ -z "${ICOUNT:-}" ]; then
+		ICOUNT=$1
+		[ "$ACCEL" = kvm ] && ICOUNT=0
+	fi
+	check_choice ICOUNT "$ICOUNT" 0 1
+	[ "$ICOUNT" = 1 ] && [ "$ACCEL" = kvm ] &&
+		usage_die "ICOUNT=1 counts instructions under TCG: it cannot run with ACCEL=kvm (ICOUNT=0 for KVM)"
+	if [ "$ACCEL" = kvm ] && ! kvm_device; then
+		say "error: ACCEL=kvm: $kvm_why"
+		exit 1
+	fi
+	[ -z "${CPU:-}" ] || check_cpu_model CPU "$CPU"
+}
+
+# Whether this user can open /dev/kvm; kvm_why says why not.
+kvm_device() {
+	if [ ! -e /dev/kvm ]; then
+		kvm_why="no /dev/kvm on this host"
+	elif [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		kvm_why="/dev/kvm is there, but this user may not use it"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# Whether KVM can really run a guest of this kernel: a guest with an
+# empty payload must start.  Here /dev/kvm exists, but QEMU fails
+# ("failed to set MSR 0x10a"; elsewhere "KVM internal error", QEMU then
+# paused).  The answer is kept per host boot, QEMU binary and image;
+# kvm_why says why not, or where the answer came from.
+kvm_probe() {	# image release
+	kvm_device || return 1
+	k_qemu=$(command -v qemu-system-x86_64) || die "no qemu-system-x86_64"
+	k_key=$(cat /proc/sys/kernel/random/boot_id
+		ls -lLn --time-style=+%s "$k_qemu" "$1")
+	k_cache=$BENCH_CACHE/accel/$(printf '%s\n' "$k_key" | md5sum | cut -c1-32)
+	k_how="answer cached for this boot in $k_cache"
+	if [ ! -f "$k_cache" ]; then
+		k_how="answer now cached for this boot in $k_cache"
+		temp_dir k_dir
+		printf 'true\n' >"$k_dir/probe.sh"
+		k_t0=$(date +%s)
+		run_child sh "$BENCH_TOP/tools/guest.sh" -A kvm -k "$1" -r "$2" \
+			-p "$k_dir/probe.sh" -o "$k_dir/out" -t 120 \
+			2>"$k_dir/err" >/dev/null
+		k_rc=$?
+		k_secs=$(($(date +%s) - k_t0))
+		if [ $k_rc = 0 ]; then
+			k_ans="kvm /dev/kvm ran a guest of this kernel (probe: ${k_secs}s)"
+		elif [ $k_rc != 125 ]; then
+			cat "$k_dir/err" >&2
+			die "the KVM probe could not run (guest.sh exit $k_rc)"
+		else
+			k_msg=$(grep -m1 '^qemu-system' "$k_dir/err" ||
+				grep -m1 'FAILED' "$k_dir/err")
+			k_ans="tcg KVM cannot run this guest: ${k_msg:-guest.sh exit $k_rc} (probe: ${k_secs}s)"
+		fi
+		mkdir -p "$BENCH_CACHE/accel" &&
+			printf '%s\n' "$k_ans" >"$k_cache.tmp" &&
+			mv "$k_cache.tmp" "$k_cache" ||
+			die "cannot write $k_cache"
+	fi
+	k_ans=$(cat "$k_cache")
+	kvm_why="${k_ans#* }; $k_how"
+	[ "${k_ans%% *}" = kvm ]
+}
+
+# choose_accel IMAGE RELEASE [IMAGE RELEASE]...: after check_instrument,
+# the accelerator all these guests run under (one instrument for all),
+# said in one line.  Sets GUEST_ARGS, the guest.sh options to use.
+choose_accel() {
+	if [ "$ICOUNT" = 1 ]; then
+		GUEST_ACCEL=tcg
+		a_why="ICOUNT=1 counts instructions, which needs TCG"
+	elif [ "$ACCEL" = tcg ]; then
+		GUEST_ACCEL=tcg
+		a_why="ACCEL=tcg"
+	else
+		GUEST_ACCEL=kvm
+		while [ $# -ge 2 ]; do
+			if ! kvm_probe "$1" "$2"; then
+				GUEST_ACCEL=tcg
+				break
+			fi
+			shift 2
+		done
+		a_why=$kvm_why
+		if [ "$GUEST_ACCEL" = tcg ] && [ "$ACCEL" = kvm ]; then
+			say "error: ACCEL=kvm: $kvm_why"
+			exit 1
+		fi
+	fi
+	GUEST_CPU=${CPU:-}
+	[ -n "$GUEST_CPU" ] || { [ $GUEST_ACCEL = kvm ] && GUEST_CPU=host || GUEST_CPU=max; }
+	GUEST_ARGS="-A $GUEST_ACCEL -c $GUEST_CPU"
+	[ "$ICOUNT" = 1 ] && GUEST_ARGS="$GUEST_ARGS -i"
+	a_clock=cycles
+	[ "$ICOUNT" = 1 ] && a_clock=instructions
+	say "accel: $GUEST_ACCEL, -cpu $GUEST_CPU, clock $a_clock: $a_why"
 }

@@ -9,79 +9,88 @@
 #   TEST    a test name (see modinfo bench_page_pool_simple, tests=)
 #   KERNEL  6.12 (default), 6.1, or a kernel image with KDIR its tree
 #   ARGS    further module parameters, e.g. "loops=2000000"
-#   CPU     QEMU CPU model (default: max)
-#   OUT     the folder (default: build/perf-TEST-RELEASE)
+#   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
+#           cycles
+#   ACCEL   auto (default), kvm or tcg
+#   CPU     QEMU CPU model (default: max; host under KVM)
+#   TIMEOUT seconds before the guest counts as hung (default: 900)
+#   OUT     new or empty folder (default: build/perf-TEST-RELEASE,
+#           replaced)
 # An emulated CPU has no PMU: the samples come from the cpu-clock
 # software event.
 set -u
 . "$(dirname "$0")/lib.sh"
 
+# Cycles by default: see the notes.
+PERF_DEFAULT_ICOUNT=0
+
 TEST=${TEST:-}
 KERNEL=${KERNEL:-6.12}
 ARGS=${ARGS:-}
-CPU=${CPU:-max}
+TIMEOUT=${TIMEOUT:-900}
+OUT=${OUT:-}
+[ -n "$TEST" ] || usage_die "make perf needs TEST=<a test name> (see modinfo bench_page_pool_simple)"
+check_whole TIMEOUT "$TIMEOUT" 1
+check_instrument $PERF_DEFAULT_ICOUNT
+# One vCPU counting instructions (see run.sh), two timing cycles.
+VCPUS=2
+[ "$ICOUNT" = 1 ] && VCPUS=1
+if [ -n "$OUT" ] && [ -e "$OUT" ]; then
+	[ -d "$OUT" ] && [ -z "$(ls -A "$OUT")" ] ||
+		usage_die "OUT=$OUT: not an empty folder"
+fi
 
 need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
 	cpio gzip kmod linux-perf
 select_kernel "$KERNEL"
+choose_accel "$KERNEL_IMAGE" "$KERNEL_RELEASE"
 mods=$(build_modules) || exit 1
 names=$(modinfo -F parm "$mods/bench_page_pool_simple.ko" |
 	sed -n 's/^tests:.*names: *//p' | sed 's/ (string)$//')
 case " $names " in
-*" $TEST "*) [ -n "$TEST" ] ;;
-*) false ;;
-esac || die "TEST=$TEST: accepted: one test name of: $names"
-# shellcheck disable=SC2086
-check_module_args ARGS "$mods" $ARGS
+*" $TEST "*) ;;
+*) usage_die "TEST=$TEST: accepted: one test name of: $names" ;;
+esac
+check_module_args ARGS "$mods" "$ARGS"
 
-OUT=${OUT:-$BENCH_TOP/build/perf-$TEST-$KERNEL_RELEASE}
-rm -rf "$OUT"
-mkdir -p "$OUT/modules" || die "cannot create $OUT"
-payload=$OUT/payload.sh
-cat >"$payload" <<EOF
-perf record -q -e cpu-clock -g --tail-synthesize -o /tmp/perf.data \\
-	modprobe bench_page_pool_simple tests=$TEST $ARGS >/dev/null 2>&1 || {
-	dmesg | grep bench_page_pool_simple | tail -n 5
-	exit 1
-}
-gzip -c /proc/kallsyms >/tmp/kallsyms.gz
-echo REPORT-BEGIN
+if [ -z "$OUT" ]; then
+	OUT=$BENCH_TOP/build/perf-$TEST-$KERNEL_RELEASE
+	rm -rf "$OUT"
+fi
+temp_dir tmp
+cat >"$tmp/payload.sh" <<EOF
+. ./guest-lib.sh
+bench_modprobe -w "perf record -q -e cpu-clock -g --tail-synthesize -o /tmp/perf.data" \\
+	perf tests=$(sh_quote "$TEST")$(quote_words "$ARGS") || exit 1
+gzip -c /proc/kallsyms >"\$BENCH_OUT/kallsyms.gz"
 perf report -i /tmp/perf.data --stdio --no-children --sort sym 2>/dev/null |
-	grep -v -e '^#' -e '^\$' | head -n 40
-echo REPORT-END
-rmmod bench_page_pool_simple
-for f in perf.data kallsyms.gz; do
-	echo "FILE-BEGIN \$f"
-	base64 /tmp/\$f
-	echo "FILE-END"
-done
+	grep -v -e '^#' -e '^\$' | head -n 40 >"\$BENCH_OUT/report.txt"
+bench_unload
+cp /tmp/perf.data "\$BENCH_OUT/perf.data"
 EOF
 
-say "perf record -g of $TEST on $KERNEL_RELEASE, qemu -cpu $CPU"
-out=$(sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
-	-m "$mods" -c "$CPU" -t 900 -p "$payload" -b "$(command -v perf)" \
-	-l "$OUT/console.log")
+say "perf record -g of $TEST on $KERNEL_RELEASE"
+# shellcheck disable=SC2086
+run_guest -k "$KERNEL_IMAGE" \
+	-r "$KERNEL_RELEASE" -m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
+	-p "$tmp/payload.sh" -b "$(command -v perf)" -o "$OUT"
 rc=$?
 if [ $rc != 0 ]; then
-	printf '%s\n' "$out" | grep -v -e '^FILE-' -e '^[A-Za-z0-9+/=]*$' >&2
+	[ -f "$OUT/output.txt" ] && cat "$OUT/output.txt" >&2
 	die "the guest run failed (exit $rc); console log: $OUT/console.log"
 fi
-for f in perf.data kallsyms.gz; do
-	printf '%s\n' "$out" | sed -n "/^FILE-BEGIN $f\$/,/^FILE-END\$/p" |
-		sed '1d;$d' | base64 -d >"$OUT/$f" ||
-		die "cannot get $f out of the guest"
-done
 gunzip -f "$OUT/kallsyms.gz" || die "bad kallsyms from the guest"
-cp "$mods"/*.ko "$OUT/modules/"
-rm -f "$OUT/console.log" "$payload"
+mkdir -p "$OUT/modules" && cp "$mods"/*.ko "$OUT/modules/" ||
+	die "cannot copy the modules into $OUT/modules"
 
 echo "perf report --no-children, in the guest:"
-printf '%s\n' "$out" | sed -n '/^REPORT-BEGIN$/,/^REPORT-END$/p' | sed '1d;$d'
+cat "$OUT/report.txt"
 cat >"$OUT/README" <<EOF
-perf record -g of $TEST on $KERNEL_RELEASE (qemu -cpu $CPU), $(date -u +%F).
+perf record -g of $TEST on $KERNEL_RELEASE (qemu $GUEST_ARGS), $(date -u +%F).
 Read it on this host with:
   perf report -i perf.data --kallsyms=kallsyms --no-children
-modules/ holds the .ko files that ran, for perf annotate --symfs.
+modules/ holds the .ko files that ran, for perf annotate --symfs;
+perf.results is the module's results file of the run.
 EOF
 echo
 say "perf.data, kallsyms and modules in $OUT; read with:"

@@ -6,91 +6,117 @@
 #   KERNEL  6.12 (default) or 6.1: Debian's kernels, fetched as needed;
 #           or the path to a kernel image, with KDIR its build tree
 #   ARGS    module parameters, e.g. "loops=1000000 run_flags=0x70"
-#   CPU     QEMU CPU model (default: max)
-#   VCPUS   the guest's virtual CPUs (default: 2); the cross-CPU test
-#           with return_cpus=N needs N + 1
+#   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
+#           cycles
+#   ACCEL   auto (default: KVM if it can run the guest, else TCG), kvm,
+#           tcg
+#   CPU     QEMU CPU model (default: max; host under KVM)
+#   VCPUS   the guest's virtual CPUs (default: 2 timing cycles, 1
+#           counting instructions); the cross-CPU test with
+#           return_cpus=N needs N + 1
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
 #   RESULTS where to keep the results file (default:
-#           build/results-RELEASE-CPU.txt), for bench-compare
+#           build/results-RELEASE-CPU[-icount].txt), for bench-compare
 # Exit status 0 only if the module loaded and every selected test
 # reported.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$BENCH_TOP/results_lib.sh"
+
+# Cycles by default: see run_default_icount in the notes.
+RUN_DEFAULT_ICOUNT=0
 
 KERNEL=${KERNEL:-6.12}
 ARGS=${ARGS:-}
-CPU=${CPU:-max}
-VCPUS=${VCPUS:-2}
+VCPUS=${VCPUS:-}
 TIMEOUT=${TIMEOUT:-900}
 RESULTS=${RESULTS:-}
+[ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
+check_whole TIMEOUT "$TIMEOUT" 1
+check_instrument $RUN_DEFAULT_ICOUNT
+# Counting instructions, vCPUs run one at a time and each one's work
+# counts into the other's tests: one vCPU (the cross-CPU test says it
+# needs two and is skipped).
+[ -n "$VCPUS" ] || { [ "$ICOUNT" = 1 ] && VCPUS=1 || VCPUS=2; }
 
 need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
 	cpio gzip kmod
 select_kernel "$KERNEL"
+choose_accel "$KERNEL_IMAGE" "$KERNEL_RELEASE"
 mods=$(build_modules) || exit 1
+check_module_args ARGS "$mods" "$ARGS"
+
+suffix=$GUEST_CPU
+[ "$ICOUNT" = 1 ] && suffix=$suffix-icount
+RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$suffix.txt}
+mkdir -p "$(dirname "$RESULTS")" || die "cannot create the folder of $RESULTS"
+out=$BENCH_TOP/build/run-$KERNEL_RELEASE-$suffix
+rm -rf "$out"
+temp_dir tmp
+printf '. ./guest-lib.sh\nbench_load run%s\n' "$(quote_words "$ARGS")" \
+	>"$tmp/payload.sh"
+
+say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE"
 # shellcheck disable=SC2086
-check_module_args ARGS "$mods" $ARGS
-
-mkdir -p "$BENCH_TOP/build"
-payload=$BENCH_TOP/build/run-payload.sh
-log=$BENCH_TOP/build/run-$KERNEL_RELEASE.log
-cat >"$payload" <<EOF
-modprobe bench_page_pool_simple $ARGS || {
-	dmesg | grep bench_page_pool_simple | tail -n 5
-	exit 1
-}
-echo "RESULTS-BEGIN"
-cat /sys/kernel/debug/bench_page_pool_simple/results
-echo "RESULTS-END"
-dmesg | grep 'time_bench: Type:' | sed 's/^\[[^]]*\] //'
-rmmod bench_page_pool_simple
-EOF
-
-say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE, qemu -cpu $CPU"
-out=$(sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
-	-m "$mods" -c "$CPU" -s "$VCPUS" -t "$TIMEOUT" -p "$payload" -l "$log")
+run_guest -k "$KERNEL_IMAGE" \
+	-r "$KERNEL_RELEASE" -m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
+	-p "$tmp/payload.sh" -o "$out"
 rc=$?
 if [ $rc != 0 ]; then
-	printf '%s\n' "$out"
-	die "the run failed (exit $rc); console log: $log"
+	[ -f "$out/output.txt" ] && cat "$out/output.txt" >&2
+	die "the run failed (exit $rc); console log: $out/console.log"
 fi
+results=$out/run.results
+cp "$results" "$RESULTS" || die "cannot write $RESULTS"
 
-results=$(printf '%s\n' "$out" | sed -n '/^RESULTS-BEGIN$/,/^RESULTS-END$/p' |
-	  sed '1d;$d')
-RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$CPU.txt}
-printf '%s\n' "$results" >"$RESULTS"
-printf '%s\n' "$results" | sed -n 's/^\(kernel\|cpu_model\|params\|runtime\): /\1: /p'
-printf '%s\n' "$results" | awk '
-	BEGIN {
-		printf "%-34s %-8s %14s %12s %9s %10s %9s  %s\n", "test",
-		       "context", "reps x loops", "cycles/elem", "stddev",
-		       "ns/elem", "stddev", "path"
+for key in kernel cpu_model clock accel runtime params; do
+	value=$(results_header "$results" $key)
+	[ -z "$value" ] || printf '%s: %s\n' "$key" "$value"
+done
+
+# Under instructions ns agree with them (one ns per instruction): no
+# column of their own.
+clock=$(results_header "$results" clock)
+unit=cycles
+[ "$clock" = instructions ] && unit=instr
+row() {	# test context reps-x-loops value stddev ns ns-stddev path
+	if [ "$clock" = instructions ]; then
+		printf '%-34s %-8s %14s %12s %9s  %s\n' "$1" "$2" "$3" "$4" "$5" "$8"
+	else
+		printf '%-34s %-8s %14s %12s %9s %10s %9s  %s\n' "$@"
+	fi
+}
+row test context "reps x loops" "$unit/elem" stddev ns/elem stddev path
+missing=
+for name in $(results_tests "$results"); do
+	reason=$(results_skip_reason "$results" "$name")
+	if [ -n "$reason" ]; then
+		echo "$name skipped: $reason"
+		continue
+	fi
+	field() {
+		results_field "$results" "$name" "$1"
 	}
-	$1 == "test:" {
-		delete f
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			f[kv[1]] = substr($i, length(kv[1]) + 2)
-		}
-		printf "%-34s %-8s %14s %12s %9s %10s %9s  %s\n", f["name"],
-		       f["context"], f["reps"] " x " f["loops"],
-		       f["cycles_median"], f["cycles_stddev"], f["ns_median"],
-		       f["ns_stddev"], f["path"]
-	}'
-printf '%s\n' "$results" | sed -n 's/^skip: name=\([^ ]*\) .* reason=/\1 skipped: /p'
-printf '%s\n' "$results" | sed -n 's/^overhead: /timer overhead: /p'
+	reps=$(field reps)
+	if [ -z "$reps" ]; then
+		missing="$missing $name"
+		continue
+	fi
+	row "$name" "$(field context)" "$reps x $(field loops)" \
+		"$(field cycles_median)" "$(field cycles_stddev)" \
+		"$(field ns_median)" "$(field ns_stddev)" "$(field path)"
+done
+overhead=$(results_header "$results" overhead)
+[ -z "$overhead" ] || echo "timer overhead: $overhead"
 echo
-printf '%s\n' "$out" | grep '^time_bench: Type:'
+grep 'time_bench: Type:' "$out/run.dmesg" | sed 's/^\[[^]]*\] //'
 echo
 say "results file: $RESULTS"
 say "compare two runs: tools/compare/bench-compare BEFORE.txt AFTER.txt"
 
 # Every test the module selected must have reported, or said why this
 # kernel cannot run it.
-selected=$(printf '%s\n' "$results" | sed -n 's/^selected: //p' | tr ',' ' ')
-for name in $selected; do
-	printf '%s\n' "$results" |
-		grep -Eq "^(test|skip): name=$name " ||
-		die "$name was selected but did not report; console log: $log"
-done
-[ -n "$selected" ] || die "the results file names no selected test; console log: $log"
+[ -n "$(results_tests "$results")" ] ||
+	die "the results file names no selected test; console log: $out/console.log"
+[ -z "$missing" ] ||
+	die "selected but did not report:$missing; console log: $out/console.log"

@@ -562,15 +562,14 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 	report $? "loops=4294967295 runs ${LONG_SECONDS}s without stall, ends on SIGKILL"
 fi
 
-# A run's results file and legacy lines, tagged for the host, which
-# feeds them to bench-compare.
+# A run whose results file and kernel messages reach the host (as
+# bench-compare.results and .dmesg), which feeds them to bench-compare.
 if [ "$DEBUG" = 0 ]; then
+	. ./guest-lib.sh
 	echo "pmu-check" >/dev/kmsg
-	modprobe $MODULE reps=3 time_ms=100
+	bench_modprobe bench-compare reps=3 time_ms=100
 	report $? "a run for bench-compare"
-	results=/sys/kernel/debug/$MODULE/results
-	sed 's/^/results| /' $results
-	dmesg | grep 'time_bench: Type:' | sed 's/^/dmesg| /'
+	results=$BENCH_OUT/bench-compare.results
 
 	# Without a PMU (emulation has none) the module says so once, marks
 	# every test and carries on; with one, every test has its counts.

@@ -108,6 +108,11 @@ static const char help_text[] =
 	"              rows that are n/a beside judged ones are counted on\n"
 	"              stderr.\n"
 	"\n"
+	"       --dry-run\n"
+	"              Check the options and exit: 0 if they are valid, 2 with\n"
+	"              the usage error if not. Reads no file; make ab asks this\n"
+	"              before its first guest.\n"
+	"\n"
 	"       --load-stat min|median\n"
 	"              How a load's repetitions (cycles_samples=) become its one\n"
 	"              value. Default: min.\n"
@@ -361,6 +366,7 @@ struct options {
 	double fail_above;	/* NAN: not given */
 	enum load_stat load_stat;
 	const char *plot;	/* NULL: no picture */
+	bool dry_run;		/* check the options, read nothing */
 	char **files[NR_SIDES];
 	int nr_files[NR_SIDES];
 };
@@ -476,6 +482,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			fputs(help_text, stdout);
 			return 1;
 		}
+		if (!strcmp(a, "--dry-run")) {
+			o->dry_run = true;
+			continue;
+		}
 		if (a[0] == '-' && a[1]) {
 			ret = parse_option(argc, argv, &i, o);
 			if (ret)
@@ -485,6 +495,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		argv[1 + nr++] = argv[i];	/* files move down */
 	}
 	o->files[SIDE_BEFORE] = argv + 1;
+	if (o->dry_run)
+		return 0;
 	if (dashdash < 0) {
 		if (nr != 2)
 			return usage_error("%s", nr < 2 ?
@@ -567,6 +579,8 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret == 1 ? 0 : ret;
+	if (o.dry_run)
+		return 0;
 	if (o.plot && !plot_tool_found()) {
 		fputs(PROG ": --plot needs gnuplot (Debian: apt-get install gnuplot-nox)\n",
 		      stderr);

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the payloads of tools/guest.sh (". ./guest-lib.sh": the
+# runner puts it into /bench, the payload's folder): the one way to run
+# a load of the benchmark in a guest.  POSIX sh; runs under busybox.
+#
+#   bench_load NAME [PARAM=VALUE]...
+#	modprobe bench_page_pool_simple with the parameters, save its
+#	results file as $BENCH_OUT/NAME.results and the kernel's messages
+#	of the load as $BENCH_OUT/NAME.dmesg, rmmod.  Returns modprobe's
+#	status; when the load failed, its last messages go to stderr.
+#   bench_modprobe [-w WRAPPER] NAME [PARAM=VALUE]...
+#	the same without the rmmod: the module stays loaded (bench_unload
+#	removes it).  WRAPPER, words run before modprobe, e.g. a perf
+#	record command line ending in "--".
+#   bench_unload
+#
+# Files in $BENCH_OUT reach the host's OUTDIR; output.txt and console.log
+# are the runner's own names there.
+
+BENCH_MODULE=bench_page_pool_simple
+BENCH_RESULTS=/sys/kernel/debug/$BENCH_MODULE/results
+bench_loads=0
+
+bench_loaded() {
+	grep -q "^$BENCH_MODULE " /proc/modules
+}
+
+bench_modprobe() {
+	b_wrap=
+	if [ "${1:-}" = -w ]; then
+		b_wrap=$2
+		shift 2
+	fi
+	b_name=${1:-}
+	[ $# -ge 1 ] && shift
+	case $b_name in
+	'' | output.txt | console.log | *[!A-Za-z0-9._-]*)
+		echo "bench_load: '$b_name' is no name for a load (letters, digits, '.', '_', '-')" >&2
+		return 2 ;;
+	esac
+	if bench_loaded; then
+		echo "bench_load $b_name: $BENCH_MODULE is loaded already; bench_unload it first" >&2
+		return 2
+	fi
+	bench_loads=$((bench_loads + 1))
+	b_mark="bench_load $bench_loads $b_name"
+	echo "$b_mark" >/dev/kmsg
+	# shellcheck disable=SC2086
+	$b_wrap modprobe $BENCH_MODULE "$@"
+	b_rc=$?
+	dmesg | sed -n "/ $b_mark\$/,\$p" | sed 1d >"$BENCH_OUT/$b_name.dmesg"
+	if [ $b_rc != 0 ] || ! bench_loaded; then
+		echo "bench_load $b_name: modprobe $BENCH_MODULE $* failed (exit $b_rc); its last messages:" >&2
+		grep "$BENCH_MODULE" "$BENCH_OUT/$b_name.dmesg" | tail -n 5 >&2
+		[ $b_rc != 0 ] || b_rc=1
+		return $b_rc
+	fi
+	cp $BENCH_RESULTS "$BENCH_OUT/$b_name.results" || return 1
+}
+
+bench_unload() {
+	! bench_loaded || rmmod $BENCH_MODULE
+}
+
+bench_load() {
+	bench_modprobe "$@" || return
+	bench_unload
+}

@@ -1795,7 +1795,8 @@ static void time_bench_seq_cheaper_than(struct seq_file *m,
 		       st->ins.accel != TIME_BENCH_ACCEL_TCG);
 	const char *sep = t->cheaper_than && narrow ? "," : "";
 
-	if (!t->cheaper_than && !narrow) {
+	if ((!t->cheaper_than && !narrow) ||
+	    (t->relations_hold && !t->relations_hold())) {
 		seq_puts(m, " cheaper_than=-");
 		return;
 	}

@@ -729,6 +729,8 @@ struct time_bench_test {
 	 */
 	const char *cheaper_than;
 	const char *narrowly_cheaper_than;
+	/* Optional: false when the parameters of this load void both. */
+	bool (*relations_hold)(void);
 };
 
 /* A module parameter given as NAME=VALUE, or left at its default. */

@@ -418,7 +418,7 @@ ab_ab_icount() {
 # What the host has in /boot and which kernel images dpkg installed.
 boot_state() {
 	{
-		ls -la --time-style=+%s /boot 2>&1
+		ls -lA --time-style=+%s /boot 2>&1
 		dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
 			'linux-image-*' 2>/dev/null | grep '^ii'
 	} | sort

@@ -1900,7 +1900,7 @@ static void time_bench_seq_setup(struct seq_file *m,
 	seq_putc(m, '\n');
 }
 
-/* The results file: format 3, see the module helper's notes. */
+/* The results file: format 3, see doc/output.rst. */
 static int time_bench_results_show(struct seq_file *m, void *v)
 {
 	const struct time_bench_suite *s = m->private;

@@ -3,7 +3,7 @@
 #
 # "make ab": compares two kernels (or one kernel with two command lines or
 # two sets of module parameters) with LOADS loads of the benchmark per
-# side, each load in a guest of its own, and prints bench-compare's table.
+# side, in fresh guests, and prints bench-compare's table.
 #
 #   BEFORE, AFTER   6.12 or 6.1 (Debian's kernels), or the path to a
 #                   kernel image; BEFORE_KDIR / AFTER_KDIR its build tree
@@ -37,7 +37,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 # Instructions by default: deterministic, so that a change of a few
-# instructions on a path says "change" (see the notes for the measure).
+# instructions on a path says "change" (doc/comparing.rst says why).
 AB_DEFAULT_ICOUNT=1
 # Loads per side, per clock.  Instructions: 6 reach a Holm-corrected
 # 0.05 over 20 rows (2/C(12,6) = 0.0022 < 0.05/20).  Cycles: 8 leave
@@ -48,7 +48,8 @@ AB_LOADS_CYCLES=8
 # (measured: 20 s for a guest of one load, 28 s for three), and a
 # second load in a guest gives the same counts as a first one when the
 # guest has one vCPU: three loads a guest, one vCPU.  Timing cycles,
-# every load a guest of its own, as measured for README's noise figures.
+# every load a guest of its own, as measured for the noise figures of
+# doc/measurements.rst.
 AB_PER_GUEST_INSTRUCTIONS=3
 AB_PER_GUEST_CYCLES=1
 AB_VCPUS_INSTRUCTIONS=1
@@ -109,13 +110,21 @@ for side in before after; do
 	SIDE=$(echo $side | tr a-z A-Z)
 	eval "KDIR=\$${side}_kdir KERNEL_RELEASE=\$${side}_release"
 	mods=$(build_modules "$(module_build_dir "ab-$side")") || exit 1
-	eval "${side}_mods=\$mods side_args=\${${SIDE}_ARGS:-}"
+	eval "${side}_built=\$mods side_args=\${${SIDE}_ARGS:-}"
 	check_module_args ARGS "$mods" "$ARGS"
 	check_module_args "${SIDE}_ARGS" "$mods" "$side_args"
 done
 
-# Everything checked: from here on guests run.
+# Everything checked: from here on guests run.  They load a copy of the
+# modules of their own: another make ab may build into the same folder
+# meanwhile.
 mkdir -p "$OUT/guests" || usage_die "OUT=$OUT: cannot create it"
+for side in before after; do
+	eval "mods=\$${side}_built"
+	mkdir -p "$OUT/modules-$side" && cp "$mods"/*.ko "$OUT/modules-$side/" ||
+		die "cannot copy the modules into $OUT/modules-$side"
+	eval "${side}_mods=\$OUT/modules-$side"
+done
 for side in before after; do
 	SIDE=$(echo $side | tr a-z A-Z)
 	eval "kernel=\$${side}_kernel release=\$${side}_release"

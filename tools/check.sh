@@ -1,31 +1,35 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# "make check": static checks, the host-side tests (bench-compare's unit,
-# parser and fuzz tests, the kselftest wrapper's exits, the host tools'
-# checks of their variables), then per Debian kernel (6.12 and 6.1) the
-# builds against its headers and the guest suite (kselftest wrapper, bad
-# parameters, page leaks, endless loops) with QEMU's "max" CPU model
-# counting instructions and "qemu64" timing cycles, and the cross-CPU
-# test on three vCPUs; with the first kernel the host tools' own tests
-# (the guest runner's contract, a checkout path with spaces, signals, the
-# accelerator choice); on 6.12 an A/A and an A/B "make ab" timing cycles
-# and counting instructions.
+# "make check": static checks and the host-side tests (bench-compare's
+# unit, parser and fuzz tests, the kselftest wrapper's exits, make ab's
+# guest order), the builds against each Debian kernel's headers (6.12
+# and 6.1: W=1, sparse, install, modinfo, Kconfig), then the guests.
 #
-# Then the debug kernel (lockdep, KASAN, kmemleak, DMA API debugging,
-# page_pool stats) built from Debian's linux-source-6.12 with this
-# project in its tree: its in-tree modules run the guest suite, plus
-# fail_page_alloc runs and a kmemleak scan, and the kselftest install of
-# the same tree runs through run_kselftest.sh.  Last, the host's boot
-# must be as it was.  Prints KTAP, one line per step with its duration.
+# Two lines share the machine: the main line runs, per kernel, the whole
+# guest suite with QEMU's "max" CPU model timing cycles (kselftest, bad
+# parameters, page leaks, the endless load, perf), the kselftest and the
+# legacy lines with "qemu64", and a guest counting instructions (QEMU
+# -icount, one vCPU) for what needs their precision (relations, -n/-o,
+# the regression gate), then bench-compare on what they wrote; with the
+# first kernel, the host tools' own tests (the guest runner's contract,
+# variables checked early, a checkout path with spaces, signals, the
+# accelerator).  Beside it runs what times nothing: the debug kernel
+# (lockdep, KASAN, kmemleak, DMA API debugging, page_pool stats, built
+# from Debian's linux-source-6.12 with this project in its tree: its
+# in-tree modules run the guest suite with fail_page_alloc runs and a
+# kmemleak scan, and the kselftest install of the tree runs through
+# run_kselftest.sh), and the A/A and A/B "make ab" counting instructions.
+# Then, alone on the machine, what times cycles: the cross-CPU test on
+# three vCPUs, and the A/A and A/B "make ab" timing cycles.  Last, the
+# host's boot must be as it was.  Prints KTAP, one line per step with
+# its duration.
 #
 # KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64;
-# DEBUG_KERNEL=0 leaves out the debug kernel, AB=0 the make ab runs;
-# ONLY=REGEX runs only the steps whose description matches (grep -E; the
-# builds they need run anyway).  ICOUNT=0 has the first CPU model's guest
-# suite time cycles (default 1: it counts instructions, so that the
-# relations between paths are exact).  Guests run under TCG; the
-# accelerator step probes KVM.
+# DEBUG_KERNEL=0 leaves out the debug kernel, AB=0 the make ab runs,
+# ICOUNT=0 the guests counting instructions; ONLY=REGEX runs only the
+# steps whose description matches (grep -E; the builds they need run
+# anyway).  Guests run under TCG; the accelerator step probes KVM.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/tools/check-tools.sh"
@@ -83,6 +87,65 @@ needed_step() {	# description command...
 		ktap_test_fail "$desc (${secs}s)"
 		return 1
 	fi
+}
+
+# A lane: steps that run one after the other beside the main line, in a
+# child of their own, each with its output kept; lane_join waits for it
+# and then reports its steps, in order, as step() would have.  Only what
+# times nothing runs in a lane: the two lines share the machine's cores.
+lane_start() {	# name function
+	l_dir=$LOGDIR/lane-$1
+	rm -rf "$l_dir"
+	mkdir -p "$l_dir"
+	(
+		trap 'bench_signal 129' HUP
+		trap 'bench_signal 130' INT
+		trap 'bench_signal 143' TERM
+		LANE_DIR=$l_dir
+		LANE_STEPS=0
+		"$2"
+	) >"$l_dir/lane.log" 2>&1 &
+	bench_lanes="$bench_lanes $!"
+	eval "lane_pid_$1=\$!"
+}
+
+lane_step() {	# description command...
+	LANE_STEPS=$((LANE_STEPS + 1))
+	l_step=$LANE_DIR/$LANE_STEPS
+	printf '%s\n' "$1" >"$l_step.desc"
+	shift
+	if [ -n "$ONLY" ] && ! grep -Eq -- "$ONLY" "$l_step.desc"; then
+		echo skip >"$l_step.rc"
+		return 0
+	fi
+	t0=$(date +%s)
+	"$@" >"$l_step.log" 2>&1
+	l_rc=$?
+	echo "$l_rc $(($(date +%s) - t0))" >"$l_step.rc"
+	return $l_rc
+}
+
+lane_join() {	# name
+	eval "l_pid=\$lane_pid_$1"
+	wait "$l_pid"
+	bench_lanes=$(printf '%s\n' $bench_lanes | grep -vx "$l_pid" | tr '\n' ' ')
+	l_dir=$LOGDIR/lane-$1
+	cat "$l_dir/lane.log" >&2
+	n=1
+	while [ -f "$l_dir/$n.desc" ]; do
+		desc=$(cat "$l_dir/$n.desc")
+		say "=== $desc (beside the main line)"
+		cat "$l_dir/$n.log" >&2 2>/dev/null
+		read -r rc secs <"$l_dir/$n.rc" 2>/dev/null || rc=ended secs=0
+		case $rc in
+		skip) ktap_test_skip "$desc" "not in ONLY=$ONLY" ;;
+		0) ktap_test_pass "$desc (${secs}s)" ;;
+		*) failures="$failures
+#   $desc"
+		   ktap_test_fail "$desc (${secs}s)" ;;
+		esac
+		n=$((n + 1))
+	done
 }
 
 # Runs a build command; any compiler or sparse diagnostic fails it.
@@ -200,6 +263,22 @@ compare_guests() {
 		compared "$cpu: results file against dmesg" "$want" \
 			"$dir/bench-compare.results" "$dir/bench-compare.dmesg" || ok=1
 	done
+	# The -o folder of the guest that counted instructions: two loads
+	# of one kernel, read as a side; against a cycles load, refused.
+	loads=$LOGDIR/$KERNEL_RELEASE-$1-icount/loads
+	if [ -d "$loads" ]; then
+		"$BENCH_TOP/tools/compare/bench-compare" "$loads" "$loads" \
+			>"$LOGDIR/compare-loads.out" 2>&1 &&
+			grep -q '^loads: before 2, after 2;' "$LOGDIR/compare-loads.out" &&
+			! grep -q ' change$' "$LOGDIR/compare-loads.out" ||
+			{ say "the -o folder as a side:"; cat "$LOGDIR/compare-loads.out" >&2; ok=1; }
+		"$BENCH_TOP/tools/compare/bench-compare" "$loads" \
+			"$LOGDIR/$KERNEL_RELEASE-$1/bench-compare.results" \
+			>"$LOGDIR/compare-clocks.out" 2>&1
+		rc=$?
+		say "instructions (-o folder) against cycles: exit $rc: $(head -n 1 "$LOGDIR/compare-clocks.out")"
+		[ $rc = 2 ] && [ "$(grep -c . "$LOGDIR/compare-clocks.out")" = 1 ] || ok=1
+	fi
 	[ $# -ge 2 ] || return $ok
 	a=$LOGDIR/$KERNEL_RELEASE-$1/bench-compare.results
 	b=$LOGDIR/$KERNEL_RELEASE-$2/bench-compare.results
@@ -366,18 +445,19 @@ ab_ab() {
 # "change" in the A/A run, or on the A/B's two rows the change does not
 # touch, has a chance of at most 1 in 100.
 AB_ICOUNT="ICOUNT=1 LOADS=6 ALPHA=0.01"
-AB_ICOUNT_TESTS="tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring tasklet_page_pool08_bulk"
+AB_ICOUNT_TESTS="tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring tasklet_page_pool09_bulk"
 AB_ICOUNT_ARGS="tests=$(echo $AB_ICOUNT_TESTS | tr ' ' ,) time_ms=20"
 
 # Same kernel, same everything, counting instructions: no row says
 # change, and every interval is narrower than one instruction.  One
 # guest is made to fail (its kernel panics): make ab must boot it again
-# and keep every load.
+# and keep every load.  All loads of a side in one guest: with one vCPU
+# every boot counts the same.
 ab_aa_icount() {
 	fail_once_runner "$LOGDIR/fail-once-runner.sh"
 	rm -f "$LOGDIR/fail-once.record" "$LOGDIR/fail-once.record.failed"
 	# shellcheck disable=SC2086
-	make_ab aa-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT \
+	make_ab aa-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT LOADS_PER_GUEST=6 \
 		ARGS="$AB_ICOUNT_ARGS" \
 		BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
 		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=after-g1 \
@@ -386,7 +466,7 @@ ab_aa_icount() {
 	boots=$(grep -c '/after-g1$' "$LOGDIR/fail-once.record")
 	say "after-g1 booted $boots times; guests in all: $(grep -c . "$LOGDIR/fail-once.record")"
 	[ "$boots" = 2 ] &&
-		grep -q '^after-g1 (after-01..03): the guest failed (log: .*); booting it again (2 of 3)$' \
+		grep -q '^after-g1 (after-01..06): the guest failed (log: .*); booting it again (2 of 3)$' \
 			"$LOGDIR/ab-aa-icount.out" &&
 		grep -q '  6/6  ' "$LOGDIR/ab-aa-icount/table.txt" || ok=1
 	for t in $AB_ICOUNT_TESTS; do
@@ -409,7 +489,7 @@ ab_ab_icount() {
 	make_ab ab-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT LOADS_PER_GUEST=6 \
 		ARGS="$AB_ICOUNT_ARGS" BEFORE_ARGS=bulk=16 AFTER_ARGS=bulk=4 ||
 		return 1
-	[ "$(verdict ab-icount tasklet_page_pool08_bulk)" = change ] || return 1
+	[ "$(verdict ab-icount tasklet_page_pool09_bulk)" = change ] || return 1
 	for t in tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring; do
 		[ "$(verdict ab-icount $t)" = noise ] || return 1
 	done
@@ -472,24 +552,32 @@ cd "$BENCH_TOP" || exit 1
 start=$(date +%s)
 ktap_print_header
 
+# The host's checks, the fuzz step (one core, a minute) beside the rest.
+fuzz_lane() {
+	lane_step "bench-compare: fuzzed under ASan and UBSan" \
+		make -s -C tools/compare fuzz
+}
+lane_start fuzz fuzz_lane
 # shellcheck disable=SC2046
 step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
-	tests/include/ktap_test.h \
-	tests/include/linux/types.h tests/include/linux/math64.h \
-	tools/compare/*.c tools/compare/*.h tools/compare/tests/compare_test.c
+	tests/include/ktap_test.h tests/include/linux/*.h \
+	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c
 step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
-step "bench-compare: fuzzed under ASan and UBSan" make -s -C tools/compare fuzz
 step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
 	sh tests/wrapper_test.sh
 step "make ab: the guest order keeps host drift off both sides" \
 	ab_order_balanced
+lane_join fuzz
 
-first=1
+# The builds, for each kernel; what its guests need is kept by series.
 for k in $KERNELS; do
 	select_kernel "$k"
 	MODS=$(build_modules) || exit 1
+	eval "image_${k%.*}_${k#*.}=\$KERNEL_IMAGE"
+	eval "release_${k%.*}_${k#*.}=\$KERNEL_RELEASE kdir_${k%.*}_${k#*.}=\$KDIR"
+	eval "mods_${k%.*}_${k#*.}=\$MODS"
 	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 "$MODS"
 	step "$KERNEL_RELEASE: make C=2 (sparse) clean" build_sparse "$MODS"
 	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
@@ -497,34 +585,71 @@ for k in $KERNELS; do
 		describes_params "$MODS"
 	step "$KERNEL_RELEASE: Kconfig gives a module, only with PAGE_POOL" \
 		kconfig_entry
-	# The first CPU model runs the whole suite, counting instructions
-	# (one vCPU: a second one's work would count into the first's
-	# tests) unless ICOUNT=0; the others the kselftest, the lines
-	# bench-compare reads and the endless load (30 s past the stall
-	# detectors: minutes of instructions), timing cycles.
+done
+
+use_kernel() {	# series
+	eval "KERNEL_IMAGE=\$image_${1%.*}_${1#*.}"
+	eval "KERNEL_RELEASE=\$release_${1%.*}_${1#*.} KDIR=\$kdir_${1%.*}_${1#*.}"
+	eval "MODS=\$mods_${1%.*}_${1#*.}"
+}
+
+# Beside the main line, what times nothing: the debug kernel's guest
+# suite (lockdep and KASAN, no timing checks), then the make ab runs
+# that count instructions, which no load of the machine moves.
+side_lane() {
+	if [ "$DEBUG_KERNEL" = 1 ]; then
+		lane_step "$KERNEL_RELEASE debug kernel: in-tree modules, guest suite, fail_page_alloc, kmemleak, run_kselftest.sh" \
+			guest_suite debug LONG_SECONDS=30 DEBUG=1 LEAK_LIMIT=80 \
+			LEAK_RUNS=5 LEAK_ARGS=loops=2000 PERF=0 KSFT_ARGS=time_ms=50 \
+			-- -c max -D "$KSFT_INSTALL"
+	fi
+	case " $KERNELS " in
+	*" 6.12 "*)
+		[ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ] || return 0
+		lane_step "make ab counting instructions, A/A on 6.12 with one failing guest: no row says change, intervals under one instruction, the load booted again" \
+			ab_aa_icount
+		lane_step "make ab counting instructions, A/B bulk=16 vs 4: the bulk row changes, the others noise (false alarm <= 1%)" \
+			ab_ab_icount
+		;;
+	esac
+}
+
+if [ "$DEBUG_KERNEL" = 1 ]; then
+	needed_step "debug kernel from linux-source-6.12 with the project in lib/bench_page_pool: make modules builds it (cached)" \
+		debug_kernel &&
+	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 \
+		"$(build_modules)" &&
+	needed_step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
+		kselftest_install || DEBUG_KERNEL=0
+fi
+lane_start side side_lane
+
+# The main line: per kernel, the whole suite timing cycles with the
+# first CPU model (the endless load included), the kselftest and the
+# legacy lines with the others, and, counting instructions (one vCPU: a
+# second one's work would count into the first's tests), what needs
+# their precision: relations, -n/-o and the regression gate.
+first=1
+for k in $KERNELS; do
+	use_kernel "$k"
 	main=1
 	for cpu in $CPUS; do
-		if [ $main = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
-			step "$KERNEL_RELEASE, -cpu $cpu, counting instructions: guest suite" \
-				guest_suite "$cpu" -- -c "$cpu" -i -s 1
-		elif [ $main = 1 ]; then
-			step "$KERNEL_RELEASE, -cpu $cpu: guest suite" \
+		if [ $main = 1 ]; then
+			step "$KERNEL_RELEASE, -cpu $cpu: guest suite, endless load" \
 				guest_suite "$cpu" LONG_SECONDS=30 -- -c "$cpu"
-		elif [ "$SUITE_ICOUNT" = 1 ]; then
-			step "$KERNEL_RELEASE, -cpu $cpu: guest suite (kselftest, legacy lines, endless load)" \
-				guest_suite "$cpu" QUICK=1 LONG_SECONDS=30 -- -c "$cpu"
 		else
 			step "$KERNEL_RELEASE, -cpu $cpu: guest suite (kselftest, legacy lines)" \
 				guest_suite "$cpu" QUICK=1 -- -c "$cpu"
 		fi
 		main=0
 	done
-	step "$KERNEL_RELEASE: bench-compare reads the guests' results and dmesg" \
-		compare_guests
-	if [ "$k" = 6.12 ]; then
-		step "$KERNEL_RELEASE, 3 vCPUs: cross-CPU return with return_cpus=2" \
-			cross_cpu
+	if [ "$SUITE_ICOUNT" = 1 ]; then
+		set -- $CPUS
+		step "$KERNEL_RELEASE, -cpu $1, counting instructions: relations, -n/-o, the regression gate" \
+			guest_suite "$1-icount" PRECISE=1 -- -c "$1" -i -s 1
 	fi
+	step "$KERNEL_RELEASE: bench-compare reads the guests' results, dmesg and -o folders" \
+		compare_guests
 	if [ $first = 1 ]; then
 		step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest" \
 			runner_contract
@@ -539,34 +664,22 @@ for k in $KERNELS; do
 	fi
 	first=0
 done
+lane_join side
 
+# Alone on the machine: what times cycles and compares them.
 case " $KERNELS " in
 *" 6.12 "*)
+	use_kernel 6.12
+	step "$KERNEL_RELEASE, 3 vCPUs: cross-CPU return with return_cpus=2" \
+		cross_cpu
 	if [ "$AB" = 1 ]; then
 		step "make ab timing cycles, A/A on 6.12: no row says change (false alarm <= 1%)" \
 			ab_aa
 		step "make ab timing cycles, A/B init_on_alloc=0 vs 1: slow paths change, recycling paths noise" \
 			ab_ab
-		step "make ab counting instructions, A/A on 6.12 with one failing guest: no row says change, intervals under one instruction, the load booted again" \
-			ab_aa_icount
-		step "make ab counting instructions, A/B bulk=16 vs 4: the bulk row changes, the others noise (false alarm <= 1%)" \
-			ab_ab_icount
 	fi
 	;;
 esac
-
-if [ "$DEBUG_KERNEL" = 1 ]; then
-	needed_step "debug kernel from linux-source-6.12 with the project in lib/bench_page_pool: make modules builds it (cached)" \
-		debug_kernel &&
-	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 \
-		"$(build_modules)" &&
-	needed_step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
-		kselftest_install &&
-	step "$KERNEL_RELEASE debug kernel: in-tree modules, guest suite, fail_page_alloc, kmemleak, run_kselftest.sh" \
-		guest_suite debug LONG_SECONDS=30 DEBUG=1 LEAK_LIMIT=80 \
-		LEAK_RUNS=5 LEAK_ARGS=loops=2000 PERF=0 -- -c max \
-		-D "$KSFT_INSTALL"
-fi
 
 step "the host's /boot and its linux-image packages are unchanged" \
 	boot_untouched

@@ -34,15 +34,18 @@ usage_die() {
 # no EXIT trap on a signal, each signal has a trap of its own.  A long
 # child runs through run_child, in the background and waited for: a trap
 # runs only once the foreground command ends, but it interrupts a wait.
+# bench_lanes: children that run beside the script (make check's lanes).
 bench_child=
+bench_lanes=
 bench_temps=
 
 bench_cleanup() {
-	if [ -n "$bench_child" ]; then
-		kill -TERM "$bench_child" 2>/dev/null
-		wait "$bench_child" 2>/dev/null
-		bench_child=
-	fi
+	for b_pid in $bench_child $bench_lanes; do
+		kill -TERM "$b_pid" 2>/dev/null
+		wait "$b_pid" 2>/dev/null
+	done
+	bench_child=
+	bench_lanes=
 	IFS=$nl
 	for b_tmp in $bench_temps; do
 		rm -rf "$b_tmp"
@@ -74,7 +77,7 @@ run_child() {	# command...
 	return $r_rc
 }
 
-# Runs tools/guest.sh (contract 2 of PLAN.md) as the script's child.
+# Runs tools/guest.sh as the script's child.
 # BENCH_GUEST_RUNNER may name another runner taking the same options:
 # make check puts one there that injects a failure, or records a boot.
 run_guest() {	# guest.sh option...
@@ -345,9 +348,14 @@ build_modules() {
 	out=${1:-$(module_build_dir "$KERNEL_RELEASE")} || exit 1
 	kbuild_path "$KDIR" ||
 		die "KDIR=$KDIR: kbuild cannot use a kernel tree whose path has spaces, ':' or '%'"
-	copy_files "$out" module
-	make -s -C "$out" KDIR="$KDIR" modules >&2 ||
-		die "module build against $KDIR failed"
+	mkdir -p "$out" || die "cannot create $out"
+	# One build at a time in a folder: make check runs commands side
+	# by side, and so may a user.
+	(
+		flock 9 || exit 1
+		copy_files "$out" module
+		make -s -C "$out" KDIR="$KDIR" modules >&2
+	) 9>"$out/.lock" || die "module build against $KDIR failed"
 	echo "$out"
 }
 
@@ -446,7 +454,7 @@ check_cpu_model() {	# variable value
 	usage_die "$1=$2: not a CPU model of qemu-system-x86_64 (see qemu-system-x86_64 -cpu help)"
 }
 
-# The instrument of a command's guests, PLAN.md contract 4.  ICOUNT=1
+# The instrument of a command's guests (doc/guests.rst).  ICOUNT=1
 # counts instructions (QEMU -icount shift=0,sleep=off, TCG only).
 # ACCEL=auto uses KVM when /dev/kvm can really run the guest, else TCG;
 # ACCEL=kvm fails at once where KVM cannot; ACCEL=tcg emulates.

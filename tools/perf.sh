@@ -21,7 +21,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-# Cycles by default: see the notes.
+# Cycles by default: cpu-clock samples then follow emulated time
+# (doc/guests.rst).
 PERF_DEFAULT_ICOUNT=0
 
 TEST=${TEST:-}

@@ -23,7 +23,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/results_lib.sh"
 
-# Cycles by default: see run_default_icount in the notes.
+# Cycles by default: faster, and every test with real concurrency
+# (doc/guests.rst).
 RUN_DEFAULT_ICOUNT=0
 
 KERNEL=${KERNEL:-6.12}

@@ -33,6 +33,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/tools/check-tools.sh"
+. "$BENCH_TOP/results_lib.sh"
 
 KERNELS=${KERNELS:-"6.12 6.1"}
 CPUS=${CPUS:-"max qemu64"}
@@ -270,7 +271,7 @@ compare_guests() {
 		"$BENCH_TOP/tools/compare/bench-compare" "$loads" "$loads" \
 			>"$LOGDIR/compare-loads.out" 2>&1 &&
 			grep -q '^loads: before 2, after 2;' "$LOGDIR/compare-loads.out" &&
-			! grep -q ' change$' "$LOGDIR/compare-loads.out" ||
+			! grep -q '  change$' "$LOGDIR/compare-loads.out" ||
 			{ say "the -o folder as a side:"; cat "$LOGDIR/compare-loads.out" >&2; ok=1; }
 		"$BENCH_TOP/tools/compare/bench-compare" "$loads" \
 			"$LOGDIR/$KERNEL_RELEASE-$1/bench-compare.results" \
@@ -294,6 +295,35 @@ compare_guests() {
 		[ $rc = 2 ] && [ "$(grep -c . "$LOGDIR/compare-clocks.out")" = 1 ] || ok=1
 	fi
 	return $ok
+}
+
+# The test table of doc/tests.rst against a results file of every test:
+# each row's bit, context and path as the module says them, and no test
+# missing on either side.  The page's kinds name the probe's paths:
+# any is cache or ring, frag the cache, xcpu the ring.
+doc_tests_table() {	# results-file
+	awk '/^[0-9]+ +``[^`]+`` +[a-z]+ +[^ ]+/ {
+		gsub(/`/, "")
+		path = $4 == "any" ? "cache,ring" : $4 == "frag" ? "cache" : \
+		       $4 == "xcpu" ? "ring" : $4
+		print $2, $1, $3, path
+	}' "$BENCH_TOP/doc/tests.rst" | sort >"$LOGDIR/doc-tests"
+	for t in $(results_tests "$1"); do
+		printf '%s %s %s %s\n' "$t" \
+			"$(results_field "$1" "$t" run_flags_bit)" \
+			"$(results_field "$1" "$t" wanted_context)" \
+			"$(results_field "$1" "$t" expect_path)"
+	done | sort >"$LOGDIR/module-tests"
+	say "doc/tests.rst: $(wc -l <"$LOGDIR/doc-tests") rows, the module: $(wc -l <"$LOGDIR/module-tests") tests"
+	# a test the kernel skipped has no expect_path: its row's path is
+	# not compared
+	awk 'NR == FNR { doc[$1] = $0; next }
+	     { want = $0; got = doc[$1]
+	       if (NF == 3) { split(got, g, " "); got = g[1] " " g[2] " " g[3] }
+	       if (got != want) { print "module: " want; print "doc:    " got; bad = 1 }
+	       seen[$1] = 1 }
+	     END { for (t in doc) if (!(t in seen)) { print "doc only: " t; bad = 1 }
+		   exit bad }' "$LOGDIR/doc-tests" "$LOGDIR/module-tests" >&2
 }
 
 # bench-compare's table of two inputs must have WANT rows.
@@ -650,6 +680,10 @@ for k in $KERNELS; do
 	fi
 	step "$KERNEL_RELEASE: bench-compare reads the guests' results, dmesg and -o folders" \
 		compare_guests
+	set -- $CPUS
+	[ "$k" = 6.12 ] &&
+		step "doc/tests.rst gives every test of the module with its bit, context and path" \
+			doc_tests_table "$LOGDIR/$KERNEL_RELEASE-$1/bench-compare.results"
 	if [ $first = 1 ]; then
 		step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest" \
 			runner_contract

@@ -92,13 +92,7 @@ results_fields() {	# file test field...
 }
 
 results_skip_reason() {	# file test
-	RESULTS_TEST=$2 awk "$__RESULTS_FIRST_BLOCK"'
-	$1 == "skip:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
-		at = index($0, " reason=")
-		if (at)
-			print substr($0, at + 8)
-		exit
-	}' "$1"
+	results_field "$1" "$2" reason
 }
 
 results_ran() {	# file test

@@ -57,6 +57,8 @@ a diagnostic line says which.
            a relation was re-measured, that last load stays
   -c       load nothing: check the results files given (one load each)
   -h       this help
+With no PARAM given, \$BENCH_PAGE_POOL_PARAMS gives them (for runners
+that pass no arguments, such as run_kselftest.sh).
 Files may hold "#" comments.  A malformed file is a usage error naming
 FILE:LINE, before anything is loaded.
 Exit status: 0 all checks passed, 1 a check failed or a usage error,
@@ -88,6 +90,17 @@ while getopts d:n:o:b:p:r:t:kch opt; do
 	esac
 done
 shift $((OPTIND - 1))
+
+# A runner that passes no arguments (run_kselftest.sh) gives the module
+# parameters in the environment instead.
+params_from=
+if [ -z "$check_mode" ] && [ $# = 0 ] && [ -n "${BENCH_PAGE_POOL_PARAMS:-}" ]; then
+	set -f
+	# shellcheck disable=SC2086 # words, never patterns
+	set -- $BENCH_PAGE_POOL_PARAMS
+	set +f
+	params_from=" (from \$BENCH_PAGE_POOL_PARAMS)"
+fi
 
 # Module parameters are single words: they are passed on as such.
 loops_arg=
@@ -288,6 +301,7 @@ else
 
 	ktap_print_header
 	ktap_print_msg "modules: $source_desc"
+	[ -z "$params_from" ] || ktap_print_msg "parameters: $params$params_from"
 fi
 
 loaded() {

@@ -189,6 +189,12 @@ expect "-h prints usage, exit 0" 0 '^usage: ' sh "$WRAPPER" -h
 expect "unknown option: usage, exit 1" 1 '^usage: ' sh "$WRAPPER" -x
 expect "a word that is no parameter: usage, exit 1" 1 \
 	'not a module parameter: loops' sh "$WRAPPER" loops
+expect "\$BENCH_PAGE_POOL_PARAMS: checked like arguments, exit 1" 1 \
+	'not a module parameter: \*' \
+	env BENCH_PAGE_POOL_PARAMS='time_ms=50 *' sh "$WRAPPER"
+expect "\$BENCH_PAGE_POOL_PARAMS: arguments given win" 1 \
+	'not a module parameter: loops' \
+	env BENCH_PAGE_POOL_PARAMS='*' sh "$WRAPPER" loops
 expect "-n 0: exit 1" 1 '-n 0: the number of loads' sh "$WRAPPER" -n 0
 expect "-n x: exit 1" 1 '-n x: the number of loads' sh "$WRAPPER" -n x
 expect "-b without -p: exit 1" 1 '-b needs -p PCT' \

@@ -206,12 +206,13 @@ for t in $(reference_rows); do
 done
 ONE_CPU_FLAGS=$(printf '0x%x' $ONE_CPU_FLAGS)
 
-# Counting instructions, the default run is the -n 2 -o one below.
+# Counting instructions, the default run is the -n 2 -o one below; with
+# the kselftest framework's install, its runner's run (further down).
 # shellcheck disable=SC2086 # words, never patterns
-[ "$PRECISE" = 0 ] &&
+[ "$PRECISE" = 0 ] && [ ! -x /bench/kselftest/run_kselftest.sh ] &&
 	kselftest "kselftest, ${KSFT_ARGS:-default parameters (sized by time_ms)}" $KSFT_ARGS
 # Under KASAN and lockdep a fixed loops is minutes: the debug kernel
-# runs the time-sized load above, and the install's run below.
+# runs only the time-sized load (the install's run below).
 if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ] && [ "$PRECISE" = 0 ]; then
 	kselftest "kselftest, explicit loops=20000" loops=20000
 	kselftest "kselftest, tests by name: tests=legacy,napi*,$LAST_TEST" \
@@ -496,17 +497,23 @@ else
 fi
 
 # The kselftest framework's install of the project (make check copies
-# it to /bench/kselftest): its runner, and the wrapper loading the .ko
-# files beside it, not the installed ones.
+# it to /bench/kselftest): its runner, which passes no arguments (the
+# module parameters go in the environment), and the wrapper loading the
+# .ko files beside it, not the installed ones.
 KSFT_DIR=/bench/kselftest/net/bench_page_pool
 if [ -x /bench/kselftest/run_kselftest.sh ]; then
-	(cd /bench/kselftest && ./run_kselftest.sh) >/tmp/runner.out 2>&1
+	(cd /bench/kselftest &&
+		BENCH_PAGE_POOL_PARAMS="$KSFT_ARGS" ./run_kselftest.sh) \
+		>/tmp/runner.out 2>&1
 	rc=$?
 	sed 's/^/#   /' /tmp/runner.out
 	[ $rc = 0 ] &&
 		grep -qx 'ok 1 selftests: net/bench_page_pool: test_bench_page_pool.sh' \
-			/tmp/runner.out
-	report $? "run_kselftest.sh runs the installed kselftest"
+			/tmp/runner.out &&
+		{ [ -z "$KSFT_ARGS" ] ||
+		  grep -qxF "# # parameters: $KSFT_ARGS (from \$BENCH_PAGE_POOL_PARAMS)" \
+			/tmp/runner.out; }
+	report $? "run_kselftest.sh runs the installed kselftest, ${KSFT_ARGS:+$KSFT_ARGS from \$BENCH_PAGE_POOL_PARAMS}${KSFT_ARGS:-default parameters}"
 	loaded && rmmod $MODULE
 	lsmod | grep -q '^time_bench ' && rmmod time_bench
 
@@ -561,8 +568,17 @@ fi
 
 if [ "$LONG_SECONDS" -gt 0 ]; then
 	# A huge loops value must neither stall RCU nor trip the soft
-	# lockup detector (both fire after about 20 s), and a fatal signal
-	# must end the load.
+	# lockup detector, and a fatal signal must end the load.  Both
+	# detectors are made quicker for the run (after about 20 s by
+	# default): RCU after 5 s, the soft lockup one after 10 s (twice
+	# watchdog_thresh), so LONG_SECONDS=15 is past both.
+	watchdog=/proc/sys/kernel/watchdog_thresh
+	stall=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+	watchdog_was=$(cat $watchdog 2>/dev/null)
+	stall_was=$(cat $stall 2>/dev/null)
+	[ -n "$watchdog_was" ] && echo 5 >$watchdog
+	[ -n "$stall_was" ] && echo 5 >$stall
+	echo "#   limits: soft lockup after $((2 * $(cat $watchdog 2>/dev/null || echo 0)))s (0: no detector), RCU stall after $(cat $stall 2>/dev/null || echo -)s"
 	mark="long-run-check"
 	echo "$mark" >/dev/kmsg
 	modprobe $MODULE loops=4294967295 run_flags=$SOFTIRQ_FLAGS &
@@ -576,6 +592,8 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 	echo "#   after ${LONG_SECONDS}s: modprobe exit $rc; dmesg: ${line#*] }"
 	! loaded && [ $rc != 0 ] && [ -n "$line" ]
 	report $? "loops=4294967295 runs ${LONG_SECONDS}s without stall, ends on SIGKILL"
+	[ -n "$watchdog_was" ] && echo "$watchdog_was" >$watchdog
+	[ -n "$stall_was" ] && echo "$stall_was" >$stall
 fi
 
 # A run whose results file and kernel messages reach the host (as

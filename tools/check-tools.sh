@@ -72,6 +72,19 @@ EOF
 	say "hang: exit $rc (want 125): $(head -n 1 "$dir/hang.err")"
 	[ $rc = 125 ] && grep -q '^guest FAILED: .* within 20s' "$dir/hang.err" ||
 		ok=1
+
+	# A kernel that reports a problem while booting is booted three
+	# times, then fails: here it panics (no init to run) and then
+	# stays up (panic=0), so only the runner's watch of the console can
+	# end each boot before the time limit.
+	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -p "$dir/hang.sh" \
+		-o "$dir/boot" -t 60 -a "rdinit=/nonexistent panic=0" \
+		2>"$dir/boot.err"
+	rc=$?
+	say "boot: exit $rc (want 125), $(grep -c 'booting again' "$dir/boot.err") boots again (want 2): $(grep -m1 FAILED "$dir/boot.err")"
+	[ $rc = 125 ] && [ "$(grep -c 'booting again' "$dir/boot.err")" = 2 ] &&
+		grep -q '^guest FAILED: the kernel reported a problem while booting, 3 times' \
+			"$dir/boot.err" || { cat "$dir/boot.err" >&2; ok=1; }
 	return $ok
 }
 

@@ -628,7 +628,7 @@ side_lane() {
 	fi
 	set -- $KERNELS
 	use_kernel "$1"
-	lane_step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest" \
+	lane_step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing boot is retried" \
 		runner_contract
 	case " $KERNELS " in
 	*" 6.12 "*)

@@ -513,7 +513,12 @@ if [ -x /bench/kselftest/run_kselftest.sh ]; then
 		{ [ -z "$KSFT_ARGS" ] ||
 		  grep -qxF "# # parameters: $KSFT_ARGS (from \$BENCH_PAGE_POOL_PARAMS)" \
 			/tmp/runner.out; }
-	report $? "run_kselftest.sh runs the installed kselftest, ${KSFT_ARGS:+$KSFT_ARGS from \$BENCH_PAGE_POOL_PARAMS}${KSFT_ARGS:-default parameters}"
+	rc=$?
+	if [ -n "$KSFT_ARGS" ]; then
+		report $rc "run_kselftest.sh runs the installed kselftest, $KSFT_ARGS from \$BENCH_PAGE_POOL_PARAMS"
+	else
+		report $rc "run_kselftest.sh runs the installed kselftest, default parameters"
+	fi
 	loaded && rmmod $MODULE
 	lsmod | grep -q '^time_bench ' && rmmod time_bench
 

@@ -184,9 +184,9 @@ started() {
 # seen the module: under TCG with several vCPUs, live code patching at
 # boot now and then traps (an "int3" oops in sched_clock_cpu or its
 # neighbours, 1.3-1.9 s into the boot: 4 of about 100 boots of Debian's
-# 6.12 with 2 vCPUs); the debug kernel's KASAN once reported a wild
-# access in do_raw_spin_lock() from an interrupt 2 s in.  Such a boot
-# is retried, twice at most, and said so.
+# 6.12 with 2 vCPUs); the debug kernel's KASAN now and then reports a
+# wild access in do_raw_spin_lock() from an interrupt in its first two
+# seconds.  Such a boot is retried, twice at most, and said so.
 boot_failed() {
 	[ -n "$boot_splat" ] && return 0
 	if started; then

@@ -310,11 +310,9 @@ doc_tests_table() {	# results-file
 		print $2, $1, $3, path
 	}' "$BENCH_TOP/doc/tests.rst" | sort >"$LOGDIR/doc-tests"
 	for t in $(results_tests "$1"); do
-		printf '%s %s %s %s\n' "$t" \
-			"$(results_field "$1" "$t" run_flags_bit)" \
-			"$(results_field "$1" "$t" wanted_context)" \
-			"$(results_field "$1" "$t" expect_path)"
-	done | sort >"$LOGDIR/module-tests"
+		printf '%s %s\n' "$t" "$(results_fields "$1" "$t" run_flags_bit \
+			wanted_context expect_path | tr '\n' ' ')"
+	done | awk '{ $1 = $1; print }' | sort >"$LOGDIR/module-tests"
 	say "doc/tests.rst: $(wc -l <"$LOGDIR/doc-tests") rows, the module: $(wc -l <"$LOGDIR/module-tests") tests"
 	# a test the kernel skipped has no expect_path: its row's path is
 	# not compared

@@ -161,10 +161,7 @@ boot() {
 			break
 		fi
 		if ! started; then
-			# up to the mark /init logs before it writes the
-			# channel's start line: the module's reports come after
-			if sed '/BENCH-GUEST: payload starts/q' "$log" |
-				grep -E -q -f "$BENCH_TOP/splat_patterns"; then
+			if boot_report; then
 				boot_splat=1
 				kill -TERM "$bench_child"
 				break
@@ -183,6 +180,13 @@ started() {
 	grep -q '^bench-guest start' "$channel"
 }
 
+# A kernel report on the console up to the mark /init logs before it
+# writes the channel's start line: the payload's modules come after it.
+boot_report() {
+	sed '/BENCH-GUEST: payload starts/q' "$log" |
+		grep -E -q -f "$BENCH_TOP/splat_patterns"
+}
+
 # A kernel that reports a problem before the payload starts has not
 # seen the module: under TCG with several vCPUs, live code patching at
 # boot now and then traps (an "int3" oops in sched_clock_cpu or its
@@ -192,13 +196,8 @@ started() {
 # seconds.  Such a boot is retried, twice at most, and said so.
 boot_failed() {
 	[ -n "$boot_splat" ] && return 0
-	if started; then
-		sed '/BENCH-GUEST: payload starts/q' "$log" |
-			grep -E -q -f "$BENCH_TOP/splat_patterns"
-	else
-		[ "$qemu_rc" != 124 ] &&
-			grep -E -q -f "$BENCH_TOP/splat_patterns" "$log"
-	fi
+	# a boot that timed out with a report is a hang, not retried
+	{ started || [ "$qemu_rc" != 124 ]; } && boot_report
 }
 
 boots=0

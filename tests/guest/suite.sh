@@ -588,7 +588,9 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 	stall_was=$(cat $stall 2>/dev/null)
 	[ -n "$watchdog_was" ] && echo 5 >$watchdog
 	[ -n "$stall_was" ] && echo 8 >$stall
-	echo "#   limits: soft lockup after $((2 * $(cat $watchdog 2>/dev/null || echo 0)))s (0: no detector), RCU stall after $(cat $stall 2>/dev/null || echo -)s"
+	soft_limit=$((2 * $(cat $watchdog 2>/dev/null || echo 0)))
+	stall_limit=$(cat $stall 2>/dev/null || echo 0)
+	echo "#   limits: soft lockup after ${soft_limit}s, RCU stall after ${stall_limit}s (0: no detector)"
 	mark="long-run-check"
 	echo "$mark" >/dev/kmsg
 	modprobe $MODULE loops=4294967295 run_flags=$SOFTIRQ_FLAGS &
@@ -600,7 +602,10 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 	sleep 1
 	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$MODULE: .*interrupted")
 	echo "#   after ${LONG_SECONDS}s: modprobe exit $rc; dmesg: ${line#*] }"
-	! loaded && [ $rc != 0 ] && [ -n "$line" ]
+	# both detectors there, and due before the run ends
+	! loaded && [ $rc != 0 ] && [ -n "$line" ] &&
+		[ "$soft_limit" -gt 0 ] && [ "$soft_limit" -lt "$LONG_SECONDS" ] &&
+		[ "$stall_limit" -gt 0 ] && [ "$stall_limit" -lt "$LONG_SECONDS" ]
 	report $? "loops=4294967295 runs ${LONG_SECONDS}s without stall, ends on SIGKILL"
 	[ -n "$watchdog_was" ] && echo "$watchdog_was" >$watchdog
 	[ -n "$stall_was" ] && echo "$stall_was" >$stall

@@ -19,25 +19,74 @@ KTAP_CNT_FAIL=0
 KTAP_CNT_SKIP=0
 KSFT_NUM_TESTS=
 
+# Text for a KTAP line is data: it may hold anything a results file, a
+# path or a kernel message held.  __ktap_text writes it as one line of
+# printable ASCII: a backslash, a control or non-ASCII byte, a newline
+# included, becomes \xNN, and so does "#", which would start a
+# directive.  __ktap_lines writes each line of its input as a "# "
+# line, escaped the same way but for "#".
+__KTAP_ESCAPE='
+BEGIN {
+	for (i = 1; i < 256; i++)
+		ord[sprintf("%c", i)] = i
+}
+{
+	out = ""
+	n = length($0)
+	for (i = 1; i <= n; i++) {
+		c = substr($0, i, 1)
+		if (c ~ /[ -~]/ && c != "\\" && (c != "#" || ENVIRON["KTAP_LINES"]))
+			out = out c
+		else
+			out = out sprintf("\\x%02x", ord[c])
+	}
+	if (ENVIRON["KTAP_LINES"])
+		print "# " out
+	else
+		printf "%s%s", (NR > 1 ? "\\x0a" : ""), out
+}
+'
+
+# Most text needs no escape: the characters listed (no range, so no
+# locale widens it) go out as they are, without a process.
+__ktap_text() {	# text
+	case $1 in
+	*[!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\ _.,:\;=\(\)/+%\<\>\'\"@*?!-]*)
+		printf '%s' "$1" | LC_ALL=C KTAP_LINES='' awk "$__KTAP_ESCAPE" ;;
+	*)
+		printf '%s' "$1" ;;
+	esac
+}
+
+__ktap_lines() {
+	LC_ALL=C KTAP_LINES=1 awk "$__KTAP_ESCAPE"
+}
+
 ktap_print_header() {
-	echo "TAP version 13"
+	printf '%s\n' "TAP version 13"
 }
 
 ktap_print_msg() {
-	echo "# $*"
+	printf '%s\n' "$*" | __ktap_lines
+}
+
+# Every line of standard input as a diagnostic line.
+ktap_print_lines() {
+	__ktap_lines
 }
 
 ktap_set_plan() {
 	KSFT_NUM_TESTS=$1
-	echo "1..$KSFT_NUM_TESTS"
+	printf '1..%s\n' "$KSFT_NUM_TESTS"
 }
 
 ktap_skip_all() {
-	echo "1..0 # SKIP $*"
+	printf '1..0 # SKIP %s\n' "$(__ktap_text "$*")"
 }
 
 __ktap_test() {	# result description [directive]
-	echo "$1 $KTAP_TESTNO $2${3:+ # $3}"
+	printf '%s %s %s%s\n' "$1" "$KTAP_TESTNO" "$(__ktap_text "$2")" \
+		"${3:+ # $(__ktap_text "$3")}"
 	KTAP_TESTNO=$((KTAP_TESTNO + 1))
 }
 
@@ -67,11 +116,12 @@ ktap_test_result() {	# description command...
 }
 
 ktap_print_totals() {
-	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
+	printf '# Totals: pass:%s fail:%s xfail:0 xpass:0 skip:%s error:0\n' \
+		"$KTAP_CNT_PASS" "$KTAP_CNT_FAIL" "$KTAP_CNT_SKIP"
 }
 
 ktap_exit_fail_msg() {
-	echo "Bail out! $*"
+	printf 'Bail out! %s\n' "$(__ktap_text "$*")"
 	ktap_print_totals
 	exit "$KSFT_FAIL"
 }
@@ -83,7 +133,7 @@ ktap_finished() {
 	if [ -z "$KSFT_NUM_TESTS" ]; then
 		ktap_set_plan "$ktap_ran"
 	elif [ "$ktap_ran" != "$KSFT_NUM_TESTS" ]; then
-		echo "# planned $KSFT_NUM_TESTS tests, ran $ktap_ran"
+		printf '# planned %s tests, ran %s\n' "$KSFT_NUM_TESTS" "$ktap_ran"
 		ktap_print_totals
 		exit "$KSFT_FAIL"
 	fi

@@ -42,7 +42,7 @@ results_header() {	# file key
 		sub(/^[ \t]+/, "", v)
 		print v
 		exit
-	}' "$1"
+	}' <"$1"
 }
 
 results_tests() {	# file
@@ -55,7 +55,7 @@ results_tests() {	# file
 				print names[i]
 		}
 		exit
-	}' "$1"
+	}' <"$1"
 }
 
 results_field() {	# file test field
@@ -88,7 +88,7 @@ results_fields() {	# file test field...
 	END {
 		for (k = 1; k <= nkeys; k++)
 			print value[keys[k]]
-	}' "$r_file"
+	}' <"$r_file"
 }
 
 results_skip_reason() {	# file test
@@ -103,7 +103,7 @@ results_ran() {	# file test
 	}
 	END {
 		exit !found
-	}' "$1"
+	}' <"$1"
 }
 
 results_cpu_field() {	# file test field...
@@ -125,7 +125,7 @@ results_cpu_field() {	# file test field...
 			line = line (k > 1 ? " " : "") value
 		}
 		print line
-	}' "$r_file"
+	}' <"$r_file"
 }
 
 results_is_number() {	# value
@@ -146,7 +146,7 @@ results_check() {	# file [field...]
 	r_file=$1
 	shift
 	if [ ! -f "$r_file" ] || [ ! -r "$r_file" ]; then
-		echo "$r_file: cannot read it"
+		printf '%s: cannot read it\n' "$r_file"
 		return 1
 	fi
 	results_strict_awk "$r_file" '

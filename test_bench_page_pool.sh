@@ -20,7 +20,7 @@ RESULTS=/sys/kernel/debug/$MODULE/results
 
 for lib in ktap_lib.sh results_lib.sh; do
 	if [ ! -r "$HERE/$lib" ]; then
-		echo "$0: $HERE/$lib is missing" >&2
+		printf '%s: %s is missing\n' "$0" "$HERE/$lib" >&2
 		exit 1
 	fi
 done
@@ -67,7 +67,7 @@ EOF
 }
 
 usage_error() {
-	echo "$0: $*" >&2
+	printf '%s: %s\n' "$0" "$*" >&2
 	exit "$KSFT_FAIL"
 }
 
@@ -123,7 +123,7 @@ else
 			usage_error "a module parameter holds a space: $param" ;;
 		[a-z]*=*) ;;
 		*)
-			echo "$0: not a module parameter: $param" >&2
+			printf '%s: not a module parameter: %s\n' "$0" "$param" >&2
 			usage >&2
 			exit "$KSFT_FAIL" ;;
 		esac
@@ -207,17 +207,17 @@ read_pairs_file() {	# threshold|relation file
 # QEMU -icount's instructions, emulated (TCG) cycles, or a CPU's cycles.
 unit_of() {	# results file
 	u=$(results_header "$1" clock)
-	echo "${u:-cycles}"
+	printf '%s\n' "${u:-cycles}"
 }
 
 instrument_of() {	# results file
 	if [ "$(unit_of "$1")" = instructions ]; then
-		echo "instructions (clock: instructions)"
+		printf '%s\n' "instructions (clock: instructions)"
 	elif [ "$(results_header "$1" accel)" = tcg ]; then
-		echo "emulated cycles (clock: cycles, accel: tcg)"
+		printf '%s\n' "emulated cycles (clock: cycles, accel: tcg)"
 	else
 		accel=$(results_header "$1" accel)
-		echo "CPU cycles (clock: cycles, accel: ${accel:-unknown})"
+		printf 'CPU cycles (clock: cycles, accel: %s)\n' "${accel:-unknown}"
 	fi
 }
 
@@ -237,19 +237,28 @@ same_instrument() {	# results file
 	[ -z "$baseline" ] && return 0
 	got=$(instrument_of "$1")
 	[ "$got" = "$baseline_instrument" ] && return 0
-	echo "the baseline $baseline counts $baseline_instrument, the results $2count $got: compare results of one instrument"
+	printf '%s\n' "the baseline $baseline counts $baseline_instrument, the results $2count $got: compare results of one instrument"
 	return 1
 }
 
-# The loads: $work/load.K.path is the results file of load K (1..N);
-# $work/load.K.ok exists when it is whole and names the tests it ran,
-# else $work/load.K.why says what went wrong.
+# The loads: $work/load.K.path is the results file of load K (1..N),
+# verbatim, a "." after it (see use_load); $work/load.K.tests, the
+# tests its selected: line names, read once; $work/load.K.ok exists
+# when the file is whole and names a test, else $work/load.K.why says
+# what went wrong.  Every check of a load is planned from its .tests,
+# so a load that is ok has a check per test, whatever its path holds.
+set_load_path() {	# k file
+	printf '%s.' "$2" >"$work/load.$1.path"
+}
+
 set_load_status() {	# k file
-	echo "$2" >"$work/load.$1.path"
+	set_load_path "$1" "$2"
 	if ! results_check "$2" >"$work/load.$1.why"; then
 		return
-	elif [ -z "$(results_tests "$2")" ]; then
-		echo "$2: no selected: line, or it names no test" >"$work/load.$1.why"
+	elif ! results_tests "$2" >"$work/load.$1.tests" ||
+	     [ ! -s "$work/load.$1.tests" ]; then
+		printf '%s: no selected: line, or it names no test\n' "$2" \
+			>"$work/load.$1.why"
 	else
 		: >"$work/load.$1.ok"
 	fi
@@ -336,13 +345,13 @@ first_free_number() {	# dir
 		[ "${f:-0}" -gt $n ] && n=$f
 	done
 	set -f
-	echo $((n + 1))
+	printf '%s\n' $((n + 1))
 }
 
 if [ -z "$check_mode" ]; then
 	loaded && rmmod $MODULE
 	marker="$MODULE kselftest $$ $(date +%s)"
-	echo "$marker" >/dev/kmsg
+	printf '%s\n' "$marker" >/dev/kmsg
 	store=${outdir:-$work}
 	number=1
 	[ -n "$outdir" ] && number=$(first_free_number "$outdir")
@@ -354,7 +363,7 @@ if [ -z "$check_mode" ]; then
 		file=$store/$name.results
 		loaded && rmmod $MODULE
 		mark="$marker load $k"
-		echo "$mark" >/dev/kmsg
+		printf '%s\n' "$mark" >/dev/kmsg
 		# shellcheck disable=SC2086
 		load_module $params </dev/null >"$work/load.out" 2>&1
 		rc=$?
@@ -363,9 +372,9 @@ if [ -z "$check_mode" ]; then
 			ktap_print_msg "load $k of $nloads: done${outdir:+, results in $file}"
 		else
 			rm -f "$file"
-			echo "$file" >"$work/load.$k.path"
+			set_load_path $k "$file"
 			{
-				echo "loading failed (exit $rc):"
+				printf 'loading failed (exit %s):\n' "$rc"
 				cat "$work/load.out"
 			} >"$work/load.$k.why"
 			ktap_print_msg "load $k of $nloads: loading failed (exit $rc)"
@@ -374,7 +383,7 @@ if [ -z "$check_mode" ]; then
 		[ -n "$outdir" ] && cp "$work/load.$k.dmesg" "$store/$name.dmesg"
 		[ -n "$keep" ] && [ $k = "$nloads" ] || { loaded && rmmod $MODULE; }
 		if [ -e "$work/load.$k.ok" ] && ! why=$(same_instrument "$file"); then
-			echo "$0: $why" >&2
+			printf '%s: %s\n' "$0" "$why" >&2
 			ktap_exit_fail_msg "$why"
 		fi
 	done
@@ -386,6 +395,7 @@ use_load() {	# k
 	[ "${L:-}" = "$1" ] && return
 	L=$1
 	F=$(cat "$work/load.$1.path")
+	F=${F%.}
 	U=cycles ACCEL= PARAMS= CONFIG=
 	if [ -e "$work/load.$1.ok" ]; then
 		U=$(unit_of "$F")
@@ -431,18 +441,11 @@ compare() {	# a op b: decimals; false unless both are numbers
 	}'
 }
 
-# KTAP descriptions carry values read from results files: a "#" there
-# would start a directive.
-clean() {
-	case $1 in
-	*'#'*) printf '%s' "$1" | tr '#' '?' ;;
-	*) printf '%s' "$1" ;;
-	esac
-}
-
-pass() { ktap_test_pass "$LABEL$(clean "$1")"; }
-fail() { ktap_test_fail "$LABEL$(clean "$1")"; }
-skip() { ktap_test_skip "$LABEL$(clean "$1")" "$(clean "$2")"; }
+# KTAP descriptions carry values read from results files: ktap_lib.sh
+# escapes them.
+pass() { ktap_test_pass "$LABEL$1"; }
+fail() { ktap_test_fail "$LABEL$1"; }
+skip() { ktap_test_skip "$LABEL$1" "$2"; }
 result() {	# description command...
 	r_desc=$1
 	shift
@@ -459,13 +462,13 @@ check_load() {
 	fi
 	if [ ! -e "$work/load.$L.ok" ]; then
 		fail "$desc"
-		sed 's/^/# /' "$work/load.$L.why"
-		[ -r "$work/load.$L.dmesg" ] && sed 's/^/# /' "$work/load.$L.dmesg"
+		ktap_print_lines "$work/load.$L.why"
+		[ -r "$work/load.$L.dmesg" ] && ktap_print_lines "$work/load.$L.dmesg"
 		return
 	fi
 	pass "$desc"
 	grep -E '^(kernel|cpu_model|clock|accel|page_pool_stats|config|runtime|platform|mitigations|params): ' \
-		"$F" | sed 's/^/# /'
+		"$F" | ktap_print_lines
 }
 
 check_skip() {	# test
@@ -474,7 +477,7 @@ check_skip() {	# test
 
 # Every repetition ran the loops asked for (or sized by time).
 check_reported() {	# test
-	grep -E "^(test|cpu): name=$1 " "$F" | sed 's/^/# /'
+	grep -E "^(test|cpu): name=$1 " "$F" | ktap_print_lines
 	use_test "$1"
 	invoke=$T_invoke_count reps=$T_reps total=$T_total_invoke_count
 	want=$loops_arg
@@ -554,13 +557,13 @@ check_stats() {	# test
 	[ -n "$spec" ] || { fail "$desc: the results give no expect_stats"; return; }
 	ok=1
 	# shellcheck disable=SC2046
-	results_fields "$F" "$1" $(echo "$spec" | tr ',+' '  ' |
+	results_fields "$F" "$1" $(printf '%s\n' "$spec" | tr ',+' '  ' |
 		sed 's/:[^ ]*//g') >"$work/counters"
-	for term in $(echo "$spec" | tr ',' ' '); do
+	for term in $(printf '%s\n' "$spec" | tr ',' ' '); do
 		counters=${term%%:*}
 		want=${term#*:}
 		sum=0
-		for _ in $(echo "$counters" | tr '+' ' '); do
+		for _ in $(printf '%s\n' "$counters" | tr '+' ' '); do
 			read -r value
 			if is_count "$value"; then
 				sum=$((sum + value))
@@ -716,54 +719,54 @@ check_splats() {
 		ktap_test_pass "no kernel warning during the run"
 	else
 		ktap_test_fail "no kernel warning during the run"
-		kernel_log_since "$marker" | sed 's/^/# /'
+		kernel_log_since "$marker" | ktap_print_lines
 	fi
 }
 
 # The plan: one line per check, "CHECK LOAD [ARGS]", in order.
 plan_load() {	# k
 	use_load "$1"
-	echo "load $1"
+	printf '%s\n' "load $1"
 	[ -e "$work/load.$1.ok" ] || return 0
 	ran=" "
 	: >"$work/cheaper"
-	for name in $(results_tests "$F"); do
+	for name in $(cat "$work/load.$1.tests"); do
 		if results_ran "$F" "$name"; then
 			ran="$ran$name "
 		elif [ -n "$(results_skip_reason "$F" "$name")" ]; then
-			echo "skip $1 $name"
+			printf '%s\n' "skip $1 $name"
 			continue
 		fi
-		echo "reported $1 $name"
-		echo "context $1 $name"
-		echo "path $1 $name"
+		printf '%s\n' "reported $1 $name"
+		printf '%s\n' "context $1 $name"
+		printf '%s\n' "path $1 $name"
 		results_fields "$F" "$name" expect_path expect_stats \
 			cheaper_than >"$work/fields"
 		{ read -r path; read -r stats; read -r cheaper; } <"$work/fields"
-		[ "$path" = - ] || [ "$stats" = - ] || echo "stats $1 $name"
+		[ "$path" = - ] || [ "$stats" = - ] || printf '%s\n' "stats $1 $name"
 		[ -z "$(results_cpu_field "$F" "$name" role)" ] ||
-			echo "cpus $1 $name"
-		for b in $(echo "$cheaper" | tr ',' ' '); do
-			[ "$b" = - ] || echo "$name $b" >>"$work/cheaper"
+			printf '%s\n' "cpus $1 $name"
+		for b in $(printf '%s\n' "$cheaper" | tr ',' ' '); do
+			[ "$b" = - ] || printf '%s\n' "$name $b" >>"$work/cheaper"
 		done
 	done
 	# The relations the results give, between tests this load ran.
 	if [ -n "$relations" ]; then
 		while read -r a b; do
-			echo "relation $1 $a $b"
+			printf '%s\n' "relation $1 $a $b"
 		done <"$work/relations"
 	else
 		while read -r a b; do
 			case $ran in
 			*" $a "*) case $ran in
-				*" $b "*) echo "relation $1 $a $b" ;;
+				*" $b "*) printf '%s\n' "relation $1 $a $b" ;;
 				esac ;;
 			esac
 		done <"$work/cheaper"
 	fi
 	if [ -n "$thresholds" ]; then
 		while read -r name limit; do
-			echo "threshold $1 $name $limit"
+			printf '%s\n' "threshold $1 $name $limit"
 		done <"$work/thresholds"
 	fi
 	if [ -n "$baseline" ]; then
@@ -772,9 +775,9 @@ plan_load() {	# k
 			total=$((total + 1))
 			results_ran "$baseline" "$name" && common=$((common + 1))
 		done
-		echo "gate $1 $common $total"
+		printf '%s\n' "gate $1 $common $total"
 		for name in $ran; do
-			echo "baseline $1 $name"
+			printf '%s\n' "baseline $1 $name"
 		done
 	fi
 }
@@ -784,7 +787,7 @@ while [ $k -lt "$nloads" ]; do
 	k=$((k + 1))
 	plan_load $k
 done >"$work/plan"
-[ -n "$check_mode" ] || echo "splats" >>"$work/plan"
+[ -n "$check_mode" ] || printf '%s\n' splats >>"$work/plan"
 ktap_set_plan "$(wc -l <"$work/plan" | tr -d ' ')"
 
 while read -r check k a b <&3; do

@@ -54,7 +54,7 @@ expect() {	# description status pattern command...
 expect_ktap() {	# description status not_ok pattern wrapper-args...
 	desc=$1 want=$2 not_ok=$3 pattern=$4
 	shift 4
-	sh "$WRAPPER" "$@" >"$out" 2>&1
+	wrapper "$@" >"$out" 2>&1
 	got=$?
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out")
 	ran=$(grep -Ec '^(not )?ok [0-9]+ ' "$out")
@@ -69,12 +69,22 @@ expect_ktap() {	# description status not_ok pattern wrapper-args...
 	fi
 }
 
+# The wrapper under $UNDER: sh (dash on Debian), bash, or busybox with
+# its own tools first in PATH, as in a guest.
+UNDER=sh
+wrapper() {	# wrapper-args...
+	case $UNDER in
+	busybox) PATH=$dir/busybox:$PATH busybox sh "$WRAPPER" "$@" ;;
+	*) "$UNDER" "$WRAPPER" "$@" ;;
+	esac
+}
+
 # A copy of a results file with a sed script applied: a hand-made fault.
 variant() {	# name sed-script [source]
 	sed "$2" "${3:-$ICOUNT}" >"$dir/$1" || exit 1
 	cmp -s "$dir/$1" "${3:-$ICOUNT}" &&
 		{ echo "variant $1: the edit changed nothing" >&2; exit 1; }
-	echo "$dir/$1"
+	printf '%s\n' "$dir/$1"
 }
 
 # Text file under the test folder.
@@ -82,7 +92,7 @@ file() {	# name lines...
 	f=$dir/$1
 	shift
 	printf '%s\n' "$@" >"$f"
-	echo "$f"
+	printf '%s\n' "$f"
 }
 
 is() {	# description expected command...
@@ -96,6 +106,13 @@ is() {	# description expected command...
 		ktap_test_fail "$desc"
 	fi
 }
+
+if command -v busybox >/dev/null; then
+	mkdir "$dir/busybox"
+	for tool in sh awk sed grep tr cat wc mktemp rm mkdir cp env; do
+		ln -s "$(command -v busybox)" "$dir/busybox/$tool"
+	done
+fi
 
 ktap_print_header
 
@@ -135,7 +152,7 @@ is "results_skip_reason: empty for a test that ran" "" \
 	results_skip_reason "$two" a.b
 is "results_ran: a test: line, not a skip: line" "yes no" \
 	sh -c '. "$1"; results_ran "$2" a.b && a=yes || a=no
-		results_ran "$2" c-d && b=yes || b=no; echo "$a $b"' sh \
+		results_ran "$2" c-d && b=yes || b=no; printf '%s\n' "$a $b"' sh \
 	"$TOP/results_lib.sh" "$two"
 is "results_cpu_field: per cpu: line, - when missing" "alloc 7
 return -" results_cpu_field "$two" a.b role invoke_count
@@ -143,7 +160,7 @@ numbers=
 for v in 12 79.06 0 1e9 1e9x -5 .5 5. 1.2.3 "" "1 2" 0x10; do
 	results_is_number "$v" && numbers="$numbers $v"
 done
-is "results_is_number: plain decimals only" " 12 79.06 0" echo "$numbers"
+is "results_is_number: plain decimals only" " 12 79.06 0" printf '%s\n' "$numbers"
 is "results_check: a whole format-3 file" "" results_check "$ICOUNT" cycles_min
 is "results_check: a format-2 file has no end: line to check" "" \
 	results_check "$DATA/format2.results"
@@ -418,10 +435,6 @@ ktap_test_result "-c FILE FILE: the first load passes, the second fails once" \
 # Guests have busybox only: its sh, awk, sed, grep and tr must give the
 # same KTAP as the host's tools, on a run with a failure and a skip.
 if command -v busybox >/dev/null; then
-	mkdir "$dir/busybox"
-	for tool in sh awk sed grep tr cat wc mktemp rm mkdir cp env; do
-		ln -s "$(command -v busybox)" "$dir/busybox/$tool"
-	done
 	lim=$(file limits "tasklet_page_pool01_fast_path 79 # below")
 	sh "$WRAPPER" -c -t "$lim" -b "$smaller" -p 5 "$ICOUNT" "$dir/skip.results" >"$dir/host.out" 2>&1
 	PATH=$dir/busybox:$PATH busybox sh "$WRAPPER" -c -t "$lim" \
@@ -436,6 +449,45 @@ fi
 
 f=$(variant hash.results '/name=lock /s/ path=- / path=#x /')
 expect_ktap "-c: a \"#\" from the results cannot start a KTAP directive" 1 1 \
-	'^not ok 10 lock uses no page_pool \(path \?x\)$' -c "$f"
+	'^not ok 10 lock uses no page_pool \(path \\x23x\)$' -c "$f"
+
+# Data is written verbatim and printed escaped, under every shell: a
+# path with backslash sequences (dash's echo would rewrite them) is the
+# file that gets checked, in full; a newline in a path or a value read
+# from the results cannot make a KTAP line of its own.
+mkdir "$dir/t\n" "$dir/nl
+ok 99 forged" || exit 1
+cp "$ICOUNT" "$dir/r\t1.results" && cp "$ICOUNT" "$dir/r\c.results" &&
+	cp "$dir/path.results" "$dir/p\t.results" &&
+	cp "$ICOUNT" "$dir/nl
+ok 99 forged/x.results" || exit 1
+forged=$(variant forged.results '/name=lock /s/ context=process / context=x\\n\\0157\\0153\\0403\\040fake /')
+glued=$(variant glued.results '/name=lock /s/ context=process / context=x\\c /')
+for UNDER in sh bash busybox; do
+	if [ $UNDER = busybox ] && ! command -v busybox >/dev/null; then
+		ktap_test_skip "$UNDER: hostile paths and values" "no busybox"
+		continue
+	fi
+	expect_ktap "$UNDER: results paths with \\t and \\c are read, all 172 checks" \
+		0 0 '^ok 87 load 2 of 2: results file is whole \(.*/r\\x5cc\.results\)$' \
+		-c "$dir/r\t1.results" "$dir/r\c.results"
+	expect_ktap "$UNDER: the check of a failing file at a \\t path fails" \
+		1 1 '^not ok 25 tasklet_page_pool01_fast_path took path ring' \
+		-c "$dir/p\t.results"
+	export TMPDIR="$dir/t\n"
+	expect_ktap "$UNDER: a TMPDIR with \\n, all 86 checks" \
+		0 0 '^ok 86 ' -c "$ICOUNT"
+	unset TMPDIR
+	expect_ktap "$UNDER: a newline in a path stays in one KTAP line" 0 0 \
+		'^ok 1 results file is whole \(.*/nl\\x0aok 99 forged/x\.results\)$' \
+		-c "$dir/nl
+ok 99 forged/x.results"
+	expect_ktap "$UNDER: a value cannot forge a KTAP line" 1 1 \
+		'^not ok 9 lock ran in process context \(x\\x5cn\\x5c0157\\x5c0153\\x5c0403\\x5c040fake\)$' \
+		-c "$forged"
+	expect_ktap "$UNDER: a value cannot glue the next line to its own" 1 1 \
+		'^not ok 9 lock ran in process context \(x\\x5cc\)$' -c "$glued"
+done
+UNDER=sh
 
 ktap_finished

@@ -146,7 +146,7 @@ payload() {	# side count
 			p_i=$((p_i + 1))
 		done
 	fi
-	echo "$p_file"
+	printf '%s\n' "$p_file"
 }
 
 # A fresh guest of SIDE running COUNT loads, numbered from FIRST: their
@@ -154,7 +154,7 @@ payload() {	# side count
 # fails; fails when every boot failed.
 run_guest_loads() {	# side guest-number first count
 	eval "image=\$${1}_image release=\$${1}_release mods=\$${1}_mods"
-	eval "append=\${$(echo "$1" | tr a-z A-Z)_APPEND:-}"
+	eval "append=\${$(printf '%s\n' "$1" | tr a-z A-Z)_APPEND:-}"
 	name=$(printf '%s-g%d' "$1" "$2")
 	loads=$(printf '%s-%02d' "$1" "$3")
 	[ "$4" = 1 ] ||

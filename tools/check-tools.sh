@@ -99,7 +99,7 @@ for a in "$@"; do
 	[ "$prev" = -o ] && out=$a
 	prev=$a
 done
-echo "$out" >>"$RECORD"
+printf '%s\n' "$out" >>"$RECORD"
 if [ "${out##*/}" = "$FAIL_GUEST" ] && [ ! -e "$RECORD.failed" ]; then
 	: >"$RECORD.failed"
 	printf 'echo c >/proc/sysrq-trigger\n' >"$RECORD.panic.sh"
@@ -129,7 +129,7 @@ refused() {	# pattern command...
 # make run, ab and perf check every variable before the first guest.
 early_errors() {	# kernel
 	kernel=$1
-	printf 'echo "$@" >>"$RECORD"\nexit 1\n' >"$LOGDIR/early-runner.sh"
+	printf 'printf "%%s\\n" "$*" >>"$RECORD"\nexit 1\n' >"$LOGDIR/early-runner.sh"
 	export BENCH_GUEST_RUNNER="$LOGDIR/early-runner.sh"
 	export RECORD="$LOGDIR/early.record"
 	out=$LOGDIR/early-ab

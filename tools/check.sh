@@ -123,7 +123,7 @@ lane_step() {	# description command...
 	t0=$(date +%s)
 	"$@" >"$l_step.log" 2>&1
 	l_rc=$?
-	echo "$l_rc $(($(date +%s) - t0))" >"$l_step.rc"
+	printf '%s\n' "$l_rc $(($(date +%s) - t0))" >"$l_step.rc"
 	return $l_rc
 }
 
@@ -176,7 +176,7 @@ checkpatch() {
 	out=$("$SRC/scripts/checkpatch.pl" --strict --no-tree --terse \
 		--show-types -f "$@" 2>&1)
 	rc=$?
-	[ -z "$out" ] || echo "$out" >&2
+	[ -z "$out" ] || printf '%s\n' "$out" >&2
 	return $rc
 }
 

@@ -39,14 +39,14 @@ if [ ! -f "$OUT/.built" ] || [ "$(cat "$OUT/.built")" != "$key" ] ||
 	# Every option the fragment sets must have survived olddefconfig.
 	missing=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
 		  "$FRAGMENT" | while read -r line; do
-			grep -qxF "$line" "$OUT/.config" || echo "$line"
+			grep -qxF "$line" "$OUT/.config" || printf '%s\n' "$line"
 		  done)
 	[ -z "$missing" ] || die "debug.config options lost by olddefconfig:
 $missing"
 
 	make -C "$SRC" O="$OUT" -j"$(nproc)" bzImage modules >>"$log" 2>&1 ||
 		{ tail -n 30 "$log" >&2; die "debug kernel build failed (log: $log)"; }
-	echo "$key" >"$OUT/.built"
+	printf '%s\n' "$key" >"$OUT/.built"
 fi
 
 # Incremental: only what changed in lib/bench_page_pool is rebuilt.
@@ -56,4 +56,4 @@ for ko in time_bench bench_page_pool_simple; do
 	[ -f "$OUT/lib/bench_page_pool/$ko.ko" ] ||
 		die "the kernel's make modules built no lib/bench_page_pool/$ko.ko"
 done
-echo "$OUT"
+printf '%s\n' "$OUT"

@@ -45,7 +45,7 @@ bench_modprobe() {
 	fi
 	bench_loads=$((bench_loads + 1))
 	b_mark="bench_load $bench_loads $b_name"
-	echo "$b_mark" >/dev/kmsg
+	printf '%s\n' "$b_mark" >/dev/kmsg
 	# shellcheck disable=SC2086
 	$b_wrap modprobe $BENCH_MODULE "$@"
 	b_rc=$?

@@ -145,7 +145,7 @@ resolve_meta() {
 		pkg=$(meta_dependency "$1")
 	fi
 	[ -n "$pkg" ] || die "cannot resolve Debian package $1"
-	echo "$pkg"
+	printf '%s\n' "$pkg"
 }
 
 # The candidate version apt would fetch of a package.
@@ -333,12 +333,12 @@ kbuild_path() {	# path
 # checkout's path, a folder of the cache named after it.
 module_build_dir() {	# name
 	if kbuild_path "$BENCH_TOP"; then
-		echo "$BENCH_TOP/build/$1"
+		printf '%s\n' "$BENCH_TOP/build/$1"
 		return
 	fi
 	kbuild_path "$BENCH_CACHE" ||
 		die "kbuild cannot build in $BENCH_TOP nor in BENCH_CACHE=$BENCH_CACHE (spaces, ':' or '%'); set BENCH_CACHE to a path without them"
-	echo "$BENCH_CACHE/build/$(printf '%s' "$BENCH_TOP" | md5sum | cut -c1-12)/$1"
+	printf '%s\n' "$BENCH_CACHE/build/$(printf '%s' "$BENCH_TOP" | md5sum | cut -c1-12)/$1"
 }
 
 # Builds the modules for KDIR in a build directory of their own (the
@@ -356,7 +356,7 @@ build_modules() {
 		copy_files "$out" module
 		make -s -C "$out" KDIR="$KDIR" modules >&2
 	) 9>"$out/.lock" || die "module build against $KDIR failed"
-	echo "$out"
+	printf '%s\n' "$out"
 }
 
 # Fails unless every word of ARGS-like STRING is NAME=VALUE with NAME a
@@ -405,7 +405,7 @@ kernel_source() {
 			die "cannot unpack $tarball"
 		touch "$tree/.unpacked"
 	fi
-	echo "$tree"
+	printf '%s\n' "$tree"
 }
 
 # ab_order N: the side of each of 2N guests, one per line.  Blocks of

@@ -92,7 +92,7 @@ missing=
 for name in $(results_tests "$results"); do
 	reason=$(results_skip_reason "$results" "$name")
 	if [ -n "$reason" ]; then
-		echo "$name skipped: $reason"
+		printf '%s\n' "$name skipped: $reason"
 		continue
 	fi
 	field() {

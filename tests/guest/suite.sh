@@ -75,7 +75,7 @@ loaded() {
 # parameter and the value.
 bad_param() {	# param=value expected-text
 	mark="bad-param-check $KTAP_TESTNO"
-	echo "$mark" >/dev/kmsg
+	printf '%s\n' "$mark" >/dev/kmsg
 	modprobe $MODULE "$1" 2>/dev/null
 	rc=$?
 	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$MODULE: $2" | head -n 1)
@@ -124,7 +124,7 @@ fail_alloc_runs() {
 	while read -r tests path; do
 		[ "$path" = - ] && continue
 		mark="fail-alloc-check $tests"
-		echo "$mark" >/dev/kmsg
+		printf '%s\n' "$mark" >/dev/kmsg
 		echo 5 >$FAIL_PAGE_ALLOC/probability
 		modprobe $MODULE loops=20000 reps=1 "tests=$tests"
 		rc=$?
@@ -263,7 +263,7 @@ inverted_relation_check() {
 	# shellcheck disable=SC2046 # two words: B and A
 	set -- $(inverted_relation)
 	[ $# = 2 ] || { echo "#   the reference gives no relation"; return 1; }
-	echo "$1 $2" >/tmp/inverted
+	printf '%s\n' "$1 $2" >/tmp/inverted
 	sh ./test_bench_page_pool.sh -d "$MODDIR" -r /tmp/inverted \
 		loops=20000 "tests=$1,$2" >/tmp/ksft.out 2>&1
 	rc=$?
@@ -592,7 +592,7 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 	stall_limit=$(cat $stall 2>/dev/null || echo 0)
 	echo "#   limits: soft lockup after ${soft_limit}s, RCU stall after ${stall_limit}s (0: no detector)"
 	mark="long-run-check"
-	echo "$mark" >/dev/kmsg
+	printf '%s\n' "$mark" >/dev/kmsg
 	modprobe $MODULE loops=4294967295 run_flags=$SOFTIRQ_FLAGS &
 	pid=$!
 	sleep "$LONG_SECONDS"
@@ -607,8 +607,8 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 		[ "$soft_limit" -gt 0 ] && [ "$soft_limit" -lt "$LONG_SECONDS" ] &&
 		[ "$stall_limit" -gt 0 ] && [ "$stall_limit" -lt "$LONG_SECONDS" ]
 	report $? "loops=4294967295 runs ${LONG_SECONDS}s without stall, ends on SIGKILL"
-	[ -n "$watchdog_was" ] && echo "$watchdog_was" >$watchdog
-	[ -n "$stall_was" ] && echo "$stall_was" >$stall
+	[ -n "$watchdog_was" ] && printf '%s\n' "$watchdog_was" >$watchdog
+	[ -n "$stall_was" ] && printf '%s\n' "$stall_was" >$stall
 fi
 
 # A run whose results file and kernel messages reach the host (as

@@ -17,8 +17,8 @@
 [ $# -eq 3 ] || { echo "usage: $0 BENCH_COMPARE UNIT_TEST FUZZ" >&2; exit 2; }
 abspath() {
 	case $1 in
-	/*) echo "$1" ;;
-	*) echo "$(pwd)/$1" ;;
+	/*) printf '%s\n' "$1" ;;
+	*) printf '%s\n' "$(pwd)/$1" ;;
 	esac
 }
 BIN=$(abspath "$1")
@@ -724,14 +724,14 @@ t_plot_hostile() {
 	ab=$(pwd)/$AB aa=$(pwd)/$AA
 	(cd "$tmp/plots" && bc --plot 'x
 !touch pwned3
-.svg' "$ab" "$aa" && echo "$rc" >rc)
+.svg' "$ab" "$aa" && printf '%s\n' "$rc" >rc)
 	rc=$(cat "$tmp/plots/rc")
 	rc_is 0 || ok=1
 	[ -s "$tmp/plots/x
 !touch pwned3
 .svg" ] || { diag "no SVG under the path with a newline"; ok=1; }
 	(cd "$tmp/plots" && bc --plot 'q"`touch pwned4`".svg' "$ab" "$aa" &&
-		echo "$rc" >rc)
+		printf '%s\n' "$rc" >rc)
 	rc=$(cat "$tmp/plots/rc")
 	rc_is 0 || ok=1
 	[ -s "$tmp/plots/q\"\`touch pwned4\`\".svg" ] || { diag "no SVG under the path with quotes"; ok=1; }

@@ -90,7 +90,7 @@ run() {
 			"$1" "$2" "$3" "$4" $(($5 / 1024)) "$sizes" \
 			"$(grep -c . "$tmp/out")"
 	else
-		echo "$1: bench-compare failed:"
+		printf '%s\n' "$1: bench-compare failed:"
 		head -n 5 "$tmp/err"
 		exit 1
 	fi

@@ -23,6 +23,12 @@ ccflags-y += $(call bench_have,ALLOC_NETDEV_DUMMY,alloc_netdev_dummy, \
 		include/linux/netdevice.h)
 ccflags-y += $(call bench_have,NAPI_LIST_OWNER,list_owner;, \
 		include/linux/netdevice.h)
+# (an unbalanced parenthesis cannot stand in a call's arguments)
+bench_netmem_bulk := page_pool_put_netmem_bulk(netmem_ref *
+ccflags-y += $(call bench_have,PP_PUT_NETMEM_BULK,$(bench_netmem_bulk), \
+		$(bench_pp_types))
+ccflags-y += $(if $(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h), \
+		-DBENCH_HAVE_ASM_CPUID_API_H)
 
 else
 

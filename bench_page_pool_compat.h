@@ -1,12 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel-version difference the benchmark has to know about.
+ * Every kernel-version difference the benchmark has to know about: the
+ * engine's (time_bench.c includes this header for them) and page_pool's.
+ * The Makefile's feature tests decide from what the tree's headers
+ * have, not from its version, so backports and net-next trees build.
  *
  * The path probes read a few struct page_pool fields that are not API;
  * they are wrapped here so a layout change is fixed in one place.
  */
 #ifndef _BENCH_PAGE_POOL_COMPAT_H
 #define _BENCH_PAGE_POOL_COMPAT_H
+
+/* The engine's: cpuid() moved from <asm/processor.h> to
+ * <asm/cpuid/api.h> (6.16).
+ */
+#ifdef CONFIG_X86
+#include <asm/processor.h>
+#ifdef BENCH_HAVE_ASM_CPUID_API_H
+#include <asm/cpuid/api.h>
+#endif
+#endif
 
 /* 6.6 split <net/page_pool.h> into types.h and helpers.h; the Makefile
  * tests which one the tree has.
@@ -159,6 +172,38 @@ static inline void bench_pp_bind_napi(struct page_pool_params *params,
 #else
 #define BENCH_PP_NAPI_LOCAL_UNSUPPORTED \
 	"kernel has no page_pool_napi_local() (no page_pool_params.napi)"
+#endif
+
+/* The bulk return: page_pool_put_page_bulk(pool, addresses, n) until
+ * 6.13; from 6.14 page_pool_put_netmem_bulk(netmems, n) finds each
+ * netmem's pool itself.  BENCH_BULK_REF is what the array holds.
+ */
+#ifdef BENCH_HAVE_PP_PUT_NETMEM_BULK
+#define BENCH_BULK_REF		netmem_ref
+
+static __always_inline netmem_ref bench_bulk_ref(struct page *page)
+{
+	return page_to_netmem(page);
+}
+
+static __always_inline void bench_pp_put_bulk(struct page_pool *pool,
+					      netmem_ref *refs, unsigned int n)
+{
+	page_pool_put_netmem_bulk(refs, n);
+}
+#else
+#define BENCH_BULK_REF		void *
+
+static __always_inline void *bench_bulk_ref(struct page *page)
+{
+	return page_address(page);
+}
+
+static __always_inline void bench_pp_put_bulk(struct page_pool *pool,
+					      void **refs, unsigned int n)
+{
+	page_pool_put_page_bulk(pool, refs, n);
+}
 #endif
 
 /* A net device that only carries NAPI instances: 6.10+ allocates it,

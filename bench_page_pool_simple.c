@@ -80,7 +80,7 @@ struct bench_pp {
 	spinlock_t lock;	/* only the "lock" baseline takes it */
 	int napi_budget;	/* of the poll running the chunk */
 	struct bench_xcpu *xcpu;
-	void *bulk_data[BENCH_MAX_BULK];
+	BENCH_BULK_REF bulk_data[BENCH_MAX_BULK];
 };
 
 /* Where the probe saw a returned page go. */
@@ -379,7 +379,7 @@ static u64 bench_pp_bulk(void *priv, u64 loops)
 {
 	struct bench_pp *pp = priv;
 	struct page_pool *pool = pp->pool;
-	void **data = pp->bulk_data;
+	BENCH_BULK_REF *data = pp->bulk_data;
 	unsigned int batch, n;
 	struct page *page;
 	u64 done = 0;
@@ -390,10 +390,10 @@ static u64 bench_pp_bulk(void *priv, u64 loops)
 			page = page_pool_alloc_pages(pool, BENCH_GFP);
 			if (unlikely(!page))
 				break;
-			data[n] = page_address(page);
+			data[n] = bench_bulk_ref(page);
 		}
 		if (n)
-			page_pool_put_page_bulk(pool, data, n);
+			bench_pp_put_bulk(pool, data, n);
 		done += n;
 		if (unlikely(n < batch))
 			break;
@@ -979,7 +979,7 @@ MODULE_PARM_DESC(reps, "Repetitions of each test, " TIME_BENCH_REPS_ACCEPTED
 		 ", or 1 when loops is given)");
 module_param_cb(bulk, &time_bench_uint_param_ops, &bulk, 0444);
 __MODULE_PARM_TYPE(bulk, "uint");
-MODULE_PARM_DESC(bulk, "Pages per page_pool_put_page_bulk() call of the bulk test, 1.."
+MODULE_PARM_DESC(bulk, "Pages per bulk return call of the bulk test, 1.."
 		 __stringify(BENCH_MAX_BULK) " (default "
 		 __stringify(BENCH_DEFAULT_BULK) ")");
 module_param_cb(return_cpus, &time_bench_uint_param_ops, &return_cpus, 0444);

@@ -37,10 +37,10 @@
 #include <linux/utsname.h>
 #include <linux/wait.h>
 #ifdef CONFIG_X86
-#include <asm/processor.h>
 #include <asm/tsc.h>
 #endif
 
+#include "bench_page_pool_compat.h"
 #include "time_bench.h"
 
 #define TB_LEGACY	"time_bench: "

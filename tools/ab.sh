@@ -68,7 +68,7 @@ ALPHA=${ALPHA:-}
 OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
 
 [ -n "$BEFORE" ] && [ -n "$AFTER" ] ||
-	usage_die "make ab needs BEFORE= and AFTER= (6.12, 6.1, or a kernel image with BEFORE_KDIR=/AFTER_KDIR=)"
+	usage_die "make ab needs BEFORE= and AFTER= ($KERNEL_CHOICES, or a kernel image with BEFORE_KDIR=/AFTER_KDIR=)"
 [ -z "${LOADS:-}" ] || check_whole LOADS "$LOADS" 1
 [ -z "${LOADS_PER_GUEST:-}" ] ||
 	check_whole LOADS_PER_GUEST "$LOADS_PER_GUEST" 1

@@ -122,12 +122,17 @@ need_packages() {
 		die "apt-get install$missing failed"
 }
 
+# The kernels KERNEL (and BEFORE, AFTER) name: Debian 12's two series,
+# and from Debian unstable "7.2" and "newest", whatever series its
+# linux-image-amd64 depends on when fetched.
+KERNEL_CHOICES="6.12, 6.1, 7.2, newest"
+
 # Debian meta package of a kernel series, for "image" or "headers".
 kernel_meta_package() {	# series image|headers [variable]
 	case "$1" in
-	6.12) echo "linux-$2-6.12-amd64" ;;
-	6.1) echo "linux-$2-amd64" ;;
-	*) usage_die "${3:-KERNEL}=$1: accepted: 6.12, 6.1, or a path to a kernel image" ;;
+	6.12) printf '%s\n' "linux-$2-6.12-amd64" ;;
+	6.1) printf '%s\n' "linux-$2-amd64" ;;
+	*) usage_die "${3:-KERNEL}=$1: accepted: $KERNEL_CHOICES, or a path to a kernel image" ;;
 	esac
 }
 
@@ -150,12 +155,13 @@ resolve_meta() {
 
 # The candidate version apt would fetch of a package.
 package_version() {
-	apt-cache show --no-all-versions "$1" 2>/dev/null |
+	${APT_TOOL:-} apt-cache show --no-all-versions "$1" 2>/dev/null |
 		sed -n 's/^Version: //p' | head -n 1
 }
 
 # Unpacks the packages named (not their dependencies) into DIR, once per
-# version: DIR/.unpacked lists what it holds.
+# version: DIR/.unpacked lists what it holds.  APT_TOOL=unstable_apt
+# fetches from Debian unstable.
 unpack_packages() {	# dir package...
 	u_dir=$1
 	shift
@@ -174,7 +180,7 @@ unpack_packages() {	# dir package...
 	u_sandbox=
 	[ "$(id -u)" = 0 ] && u_sandbox="-o APT::Sandbox::User=root"
 	# shellcheck disable=SC2086
-	(cd "$u_tmp" && apt-get download -q $u_sandbox "$@" >&2) ||
+	(cd "$u_tmp" && ${APT_TOOL:-} apt-get download -q $u_sandbox "$@" >&2) ||
 		die "apt-get download$(printf ' %s' "$@") failed"
 	for u_deb in "$u_tmp"/*.deb; do
 		dpkg-deb -x "$u_deb" "$u_dir" || die "cannot unpack $u_deb"
@@ -258,6 +264,135 @@ debian_kernel() {	# series variable
 		>"$memo.tmp" && mv "$memo.tmp" "$memo"
 }
 
+# Debian unstable, read through an apt list of the project's own in the
+# cache: the host's sources, lists and packages are never touched.  Its
+# mirror is the one the host's apt uses for Debian.
+UNSTABLE_APT=$BENCH_CACHE/apt-unstable
+
+unstable_apt() {	# apt-get|apt-cache argument...
+	u_tool=$1
+	shift
+	"$u_tool" -o Dir::Etc::SourceList="$UNSTABLE_APT/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$UNSTABLE_APT/lists" \
+		-o Dir::Cache="$UNSTABLE_APT/cache" "$@"
+}
+
+# Fetches unstable's package lists when they are missing or older than
+# 12 hours.
+unstable_update() {
+	[ -f "$UNSTABLE_APT/.updated" ] &&
+		[ -z "$(find "$UNSTABLE_APT/.updated" -mmin +720)" ] && return 0
+	mirror=$(apt-cache policy 2>/dev/null | awk '
+		$2 ~ /^https?:\/\// && $2 !~ /security/ && $3 ~ /\/main$/ {
+			print $2
+			exit
+		}')
+	[ -n "$mirror" ] ||
+		die "Debian unstable: the host's apt names no Debian mirror to fetch it from (apt-cache policy)"
+	mkdir -p "$UNSTABLE_APT/lists/partial" \
+		"$UNSTABLE_APT/cache/archives/partial" ||
+		die "cannot create $UNSTABLE_APT"
+	printf 'deb %s unstable main\n' "$mirror" >"$UNSTABLE_APT/sources.list"
+	say "fetching Debian unstable's package lists into $UNSTABLE_APT"
+	unstable_apt apt-get update -q >&2 ||
+		die "Debian unstable: apt-get update of $UNSTABLE_APT failed"
+	touch "$UNSTABLE_APT/.updated"
+}
+
+# The kernel release of unstable's image for "newest" or a series such
+# as "7.2", e.g. 7.2.13+deb14-amd64.
+unstable_release() {	# newest|series variable
+	if [ "$1" = newest ]; then
+		u_rel=$(unstable_apt apt-cache depends linux-image-amd64 2>/dev/null |
+			sed -n 's/^ *Depends: linux-image-\([0-9].*-amd64\)$/\1/p' |
+			head -n 1)
+	else
+		u_rel=$(unstable_apt apt-cache pkgnames "linux-binary-$1." 2>/dev/null |
+			grep -E "^linux-binary-$(printf '%s' "$1" | sed 's/\./\\./g')\.[0-9]+\+[a-z0-9.]+-amd64\$" |
+			sed 's/^linux-binary-//' | sort -V | tail -n 1)
+	fi
+	[ -n "$u_rel" ] ||
+		die "$2=$1: Debian unstable has no such kernel now (its linux-image-amd64 and linux-binary-* packages name none)"
+	printf '%s\n' "$u_rel"
+}
+
+# Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR for a kernel of Debian
+# unstable.  Its kbuild programs need a newer C library than Debian
+# 12's, so the modules are built against a tree prepared here from its
+# linux-source: Debian's config (from the headers package), olddefconfig
+# with this machine's compiler, modules_prepare as that exact release,
+# and the headers' Module.symvers.  Cached, keyed by the packages'
+# versions and the compiler; the image comes from linux-binary-*.
+unstable_kernel() {	# newest|series variable
+	need_packages make gcc libc6-dev flex bison bc libelf-dev libssl-dev \
+		xz-utils
+	unstable_update
+	# apt-cache takes seconds a call: what it said is kept until the
+	# lists change.
+	u_memo=$BENCH_CACHE/kernels/unstable-$1.resolved
+	u_stamp=$({ ls -lL --time-style=+%s "$UNSTABLE_APT/lists"
+		gcc --version | head -n 1; } | md5sum)
+	if [ -f "$u_memo" ] && [ "$(sed -n 1p "$u_memo")" = "$u_stamp" ]; then
+		KERNEL_RELEASE=$(sed -n 2p "$u_memo")
+		dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+		KERNEL_IMAGE=$dir/image/usr/lib/modules/$KERNEL_RELEASE/vmlinuz
+		KDIR=$(sed -n 3p "$u_memo")
+		[ "$(sed -n 4p "$u_memo")" = "$(cat "$dir/tree/.prepared" 2>/dev/null)" ] &&
+			[ -f "$KERNEL_IMAGE" ] && [ -f "$KDIR/Module.symvers" ] &&
+			return 0
+	fi
+	KERNEL_RELEASE=$(unstable_release "$1" "$2") || exit 1
+	u_series=$(printf '%s' "$KERNEL_RELEASE" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+	dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+	APT_TOOL=unstable_apt
+	unpack_packages "$dir/image" "linux-binary-$KERNEL_RELEASE"
+	unpack_packages "$dir/headers" "linux-headers-$KERNEL_RELEASE"
+	unpack_packages "$dir/source" "linux-source-$u_series"
+	APT_TOOL=
+	KERNEL_IMAGE=$dir/image/usr/lib/modules/$KERNEL_RELEASE/vmlinuz
+	[ -f "$KERNEL_IMAGE" ] ||
+		die "linux-binary-$KERNEL_RELEASE has no $KERNEL_IMAGE"
+	u_headers=$dir/headers/usr/src/linux-headers-$KERNEL_RELEASE
+	KDIR=$dir/tree/linux-source-$u_series
+	u_key=$(cat "$dir/headers/.unpacked" "$dir/source/.unpacked"
+		gcc --version | head -n 1)
+	if [ ! -f "$dir/tree/.prepared" ] ||
+	   [ "$(cat "$dir/tree/.prepared")" != "$u_key" ] ||
+	   [ ! -f "$KDIR/Module.symvers" ]; then
+		prepare_tree "$dir/tree" "$u_series" "$u_headers" "$u_key"
+	fi
+	printf '%s\n' "$u_stamp" "$KERNEL_RELEASE" "$KDIR" "$u_key" \
+		>"$u_memo.tmp" && mv "$u_memo.tmp" "$u_memo"
+}
+
+# Unpacks linux-source-SERIES into TREE and prepares it for module
+# builds as KERNEL_RELEASE with the headers' config and Module.symvers.
+prepare_tree() {	# tree series headers key
+	u_tarball=$(ls "$dir/source/usr/src/linux-source-$2".tar.* 2>/dev/null |
+		head -n 1)
+	[ -n "$u_tarball" ] ||
+		die "linux-source-$2 has no tarball in $dir/source/usr/src"
+	say "preparing a $KERNEL_RELEASE tree for module builds in $1 (about 2 minutes)"
+	rm -rf "$1"
+	mkdir -p "$1" && tar -C "$1" -xf "$u_tarball" ||
+		die "cannot unpack $u_tarball"
+	u_log=$1/prepare.log
+	{
+		cp "$3/.config" "$KDIR/.config" &&
+		make -C "$KDIR" olddefconfig &&
+		make -C "$KDIR" -j"$(nproc)" KERNELRELEASE="$KERNEL_RELEASE" \
+			modules_prepare &&
+		cp "$3/Module.symvers" "$KDIR/Module.symvers"
+	} >"$u_log" 2>&1 || {
+		tail -n 20 "$u_log" >&2
+		die "preparing $KDIR failed (log: $u_log)"
+	}
+	[ "$(cat "$KDIR/include/config/kernel.release")" = "$KERNEL_RELEASE" ] ||
+		die "$KDIR was prepared as $(cat "$KDIR/include/config/kernel.release"), not $KERNEL_RELEASE"
+	printf '%s' "$4" >"$1/.prepared"
+}
+
 # Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR from KERNEL: a Debian series
 # or the path to a bzImage, then with KDIR naming its prepared tree.
 # VARIABLE names them in messages (default: KERNEL and KDIR).
@@ -269,8 +404,11 @@ select_kernel() {	# kernel [variable]
 	6.12 | 6.1)
 		debian_kernel "$1" "$s_var"
 		;;
+	7.2 | newest)
+		unstable_kernel "$1" "$s_var"
+		;;
 	*)
-		[ -f "$1" ] || usage_die "$s_var=$1: no such kernel image; accepted: 6.12, 6.1, or a path to a kernel image"
+		[ -f "$1" ] || usage_die "$s_var=$1: no such kernel image; accepted: $KERNEL_CHOICES, or a path to a kernel image"
 		uts=${KDIR:-}/include/generated/utsrelease.h
 		[ -n "${KDIR:-}" ] && [ -f "$uts" ] ||
 			usage_die "$s_var=$1 needs $s_kdir=<its prepared build tree>"

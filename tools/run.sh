@@ -3,8 +3,9 @@
 #
 # "make run": builds the module for a kernel, boots that kernel under
 # QEMU, loads the module with ARGS and prints a table of the results.
-#   KERNEL  6.12 (default) or 6.1: Debian's kernels, fetched as needed;
-#           or the path to a kernel image, with KDIR its build tree
+#   KERNEL  6.12 (default) or 6.1: Debian 12's kernels; 7.2 or newest
+#           (the newest Debian unstable has): unstable's, fetched as
+#           needed; or the path to a kernel image, with KDIR its tree
 #   ARGS    module parameters, e.g. "loops=1000000 run_flags=0x70"
 #   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
 #           cycles
@@ -17,8 +18,8 @@
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
 #   RESULTS where to keep the results file (default:
 #           build/results-RELEASE-CPU[-icount].txt), for bench-compare
-# Exit status 0 only if the module loaded and every selected test
-# reported.
+# Exit status 0 only if the module loaded, every selected test
+# reported and passed the kselftest's checks of its load.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/results_lib.sh"
@@ -68,6 +69,10 @@ if [ $rc != 0 ]; then
 	die "the run failed (exit $rc); console log: $out/console.log"
 fi
 results=$out/run.results
+# The guest's file is read as untrusted text, its words never globbed.
+set -f
+why=$(results_check "$results") ||
+	die "the guest's results file is not whole: $why; console log: $out/console.log"
 cp "$results" "$RESULTS" || die "cannot write $RESULTS"
 
 for key in kernel cpu_model clock accel runtime params; do
@@ -108,16 +113,27 @@ for name in $(results_tests "$results"); do
 		"$(field ns_median)" "$(field ns_stddev)" "$(field path)"
 done
 overhead=$(results_header "$results" overhead)
-[ -z "$overhead" ] || echo "timer overhead: $overhead"
-echo
+[ -z "$overhead" ] || printf 'timer overhead: %s\n' "$overhead"
+printf '\n'
 grep 'time_bench: Type:' "$out/run.dmesg" | sed 's/^\[[^]]*\] //'
-echo
+printf '\n'
+
+# What the kselftest checks on a load (path, counters, relations where
+# the clock ranks paths), applied to this one; the guest runner already
+# failed on any kernel warning.
+sh "$BENCH_TOP/test_bench_page_pool.sh" -c "$results" >"$out/checks.ktap" 2>&1
+checks_rc=$?
+grep '^not ok ' "$out/checks.ktap" >&2
+printf 'checks (test_bench_page_pool.sh -c, %s): %s\n' "$out/checks.ktap" \
+	"$(sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) .* skip:\([0-9]*\) .*/\1 passed, \2 failed, \3 skipped/p' "$out/checks.ktap")"
 say "results file: $RESULTS"
 say "compare two runs: tools/compare/bench-compare BEFORE.txt AFTER.txt"
 
 # Every test the module selected must have reported, or said why this
-# kernel cannot run it.
+# kernel cannot run it, and passed its checks.
 [ -n "$(results_tests "$results")" ] ||
 	die "the results file names no selected test; console log: $out/console.log"
 [ -z "$missing" ] ||
 	die "selected but did not report:$missing; console log: $out/console.log"
+[ $checks_rc = 0 ] ||
+	die "a check failed (exit $checks_rc): $out/checks.ktap"

@@ -3,16 +3,16 @@
 #
 # "make check": static checks and the host-side tests (bench-compare's
 # unit, parser and fuzz tests, the kselftest wrapper's exits, make ab's
-# guest order), the builds against each Debian kernel's headers (6.12
-# and 6.1: W=1, sparse, install, modinfo, Kconfig), then the guests.
+# guest order), the builds against each kernel (Debian 12's 6.12 and
+# 6.1 headers, a tree prepared for unstable's 7.2: W=1, sparse,
+# install, modinfo, Kconfig), then the guests.
 #
 # Two lines share the machine: the main line runs, per kernel, the whole
 # guest suite with QEMU's "max" CPU model timing cycles (kselftest, bad
-# parameters, page leaks, the endless load, perf), the kselftest and the
-# legacy lines with "qemu64", and a guest counting instructions (QEMU
-# -icount, one vCPU) for what needs their precision (relations, -n/-o,
-# the regression gate), then bench-compare on what they wrote, and on
-# 6.12 doc/tests.rst's table against the module's; with the first
+# parameters, page leaks, the endless load, perf), on the first kernel
+# the kselftest and the legacy lines with "qemu64" too, and a guest
+# counting instructions (QEMU -icount, one vCPU) for what needs their
+# precision (relations, -n/-o, the regression gate); with the first
 # kernel, the host tools' own tests (variables checked early, a
 # checkout path with spaces, signals, the accelerator).  Beside it runs
 # what times nothing: the debug kernel (lockdep, KASAN, kmemleak, DMA
@@ -20,13 +20,16 @@
 # with this project in its tree: its in-tree modules run the guest suite
 # with fail_page_alloc runs and a kmemleak scan, and the kselftest
 # install of the tree runs through run_kselftest.sh), the guest runner's
-# contract, and the A/A and A/B "make ab" counting instructions.  Then,
-# alone on the machine, what times cycles: the cross-CPU test on three
-# vCPUs, and an A/B "make ab" timing cycles whose untouched rows are an
-# A/A.  Last, the host's boot must be as it was.  Prints KTAP, one line
-# per step with its duration.
+# contract, 7.2's guest counting instructions, and the A/A and A/B
+# "make ab" counting instructions.  Then bench-compare on what each
+# kernel's guests wrote, and doc/tests.rst's table against 6.12's
+# module.  Then, alone on the machine, what times cycles: the cross-CPU
+# test on three vCPUs, and an A/B "make ab" timing cycles whose
+# untouched rows are an A/A.  Last, the host's boot must be as it was.
+# Prints KTAP, one line per step with its duration.
 #
-# KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64;
+# KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64
+# (default: KERNELS="6.12 7.2 6.1", CPUS="max qemu64");
 # DEBUG_KERNEL=0 leaves out the debug kernel, AB=0 the make ab runs,
 # ICOUNT=0 the guests counting instructions; ONLY=REGEX runs only the
 # steps whose description matches (grep -E; the builds they need run
@@ -36,7 +39,7 @@ set -u
 . "$BENCH_TOP/tools/check-tools.sh"
 . "$BENCH_TOP/results_lib.sh"
 
-KERNELS=${KERNELS:-"6.12 6.1"}
+KERNELS=${KERNELS:-"6.12 7.2 6.1"}
 CPUS=${CPUS:-"max qemu64"}
 DEBUG_KERNEL=${DEBUG_KERNEL:-1}
 AB=${AB:-1}
@@ -51,9 +54,9 @@ unset ICOUNT ACCEL KERNEL KDIR ARGS CPU VCPUS TIMEOUT RESULTS LOADS ALPHA \
 check_choice DEBUG_KERNEL "$DEBUG_KERNEL" 0 1
 check_choice AB "$AB" 0 1
 for k in $KERNELS; do
-	check_choice KERNELS "$k" 6.12 6.1
+	check_choice KERNELS "$k" 6.12 7.2 6.1
 done
-[ -n "$KERNELS" ] || usage_die "KERNELS is empty: accepted: 6.12, 6.1 or both"
+[ -n "$KERNELS" ] || usage_die "KERNELS is empty: accepted: 6.12, 7.2, 6.1 or several"
 for cpu in $CPUS; do
 	check_cpu_model CPUS "$cpu"
 done
@@ -162,14 +165,17 @@ quiet_build() {	# log command...
 	fi
 }
 
+# One compile from clean: the compiler's W=1 warnings and sparse's
+# (C=2 checks every file it compiles) in one log.
+build_w1_sparse() {
+	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
+	quiet_build "$LOGDIR/w1-sparse-$KERNEL_RELEASE.log" \
+		make -C "$1" KDIR="$KDIR" W=1 C=2 modules
+}
+
 build_w1() {
 	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
 	quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" make -C "$1" KDIR="$KDIR" W=1 modules
-}
-
-build_sparse() {
-	quiet_build "$LOGDIR/sparse-$KERNEL_RELEASE.log" \
-		make -C "$1" KDIR="$KDIR" C=2 modules
 }
 
 checkpatch() {
@@ -255,8 +261,7 @@ cross_cpu() {
 # of the same load (one row per test); across two models, the same
 # where their clocks agree, and a refusal where one counted
 # instructions and the other cycles.
-compare_guests() {
-	set -- $CPUS
+compare_guests() {	# cpu-model...
 	ok=0
 	for cpu in "$@"; do
 		dir=$LOGDIR/$KERNEL_RELEASE-$cpu
@@ -599,14 +604,45 @@ for k in $KERNELS; do
 	eval "image_${k%.*}_${k#*.}=\$KERNEL_IMAGE"
 	eval "release_${k%.*}_${k#*.}=\$KERNEL_RELEASE kdir_${k%.*}_${k#*.}=\$KDIR"
 	eval "mods_${k%.*}_${k#*.}=\$MODS"
-	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 "$MODS"
-	step "$KERNEL_RELEASE: make C=2 (sparse) clean" build_sparse "$MODS"
+	step "$KERNEL_RELEASE: make W=1 C=2: no compiler warning, sparse clean" \
+		build_w1_sparse "$MODS"
 	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
 	step "$KERNEL_RELEASE: modinfo describes every parameter" \
 		describes_params "$MODS"
 	step "$KERNEL_RELEASE: Kconfig gives a module, only with PAGE_POOL" \
 		kconfig_entry
 done
+
+# The CPU models a kernel's guest suites run with: all of CPUS on the
+# first kernel, the first model on the others.  A second model (qemu64:
+# no RDTSCP) tests the engine's cycle counter, which no kernel changes.
+kernel_cpus() {	# series
+	k_series=$1
+	set -- $KERNELS
+	k_first=$1
+	set -- $CPUS
+	[ "$k_series" = "$k_first" ] || set -- "$1"
+	printf '%s\n' "$@"
+}
+
+first_cpu() {
+	set -- $CPUS
+	printf '%s\n' "$1"
+}
+
+# Counting instructions, what needs their precision, in one vCPU: a
+# second one's work would count into the first's tests.
+icount_suite() {
+	guest_suite "$(first_cpu)-icount" PRECISE=1 -- -c "$(first_cpu)" -i -s 1
+}
+
+# Whether a kernel's instruction-counting suite runs in the second line:
+# 7.2's does, which the first line could not also hold within make
+# check's time (no load of the machine moves an instruction count).
+icount_beside() {	# series
+	[ "$1" = 7.2 ] && [ "$SUITE_ICOUNT" = 1 ] &&
+		case " $KERNELS " in *" 7.2 "*) true ;; *) false ;; esac
+}
 
 use_kernel() {	# series
 	eval "KERNEL_IMAGE=\$image_${1%.*}_${1#*.}"
@@ -629,6 +665,11 @@ side_lane() {
 	use_kernel "$1"
 	lane_step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing boot is retried" \
 		runner_contract
+	if icount_beside 7.2; then
+		use_kernel 7.2
+		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o, the regression gate" \
+			icount_suite
+	fi
 	case " $KERNELS " in
 	*" 6.12 "*)
 		[ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ] || return 0
@@ -659,7 +700,7 @@ first=1
 for k in $KERNELS; do
 	use_kernel "$k"
 	main=1
-	for cpu in $CPUS; do
+	for cpu in $(kernel_cpus "$k"); do
 		if [ $main = 1 ]; then
 			step "$KERNEL_RELEASE, -cpu $cpu: guest suite, endless load" \
 				guest_suite "$cpu" LONG_SECONDS=15 -- -c "$cpu"
@@ -669,17 +710,10 @@ for k in $KERNELS; do
 		fi
 		main=0
 	done
-	if [ "$SUITE_ICOUNT" = 1 ]; then
-		set -- $CPUS
-		step "$KERNEL_RELEASE, -cpu $1, counting instructions: relations, -n/-o, the regression gate" \
-			guest_suite "$1-icount" PRECISE=1 -- -c "$1" -i -s 1
+	if [ "$SUITE_ICOUNT" = 1 ] && ! icount_beside "$k"; then
+		step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o, the regression gate" \
+			icount_suite
 	fi
-	step "$KERNEL_RELEASE: bench-compare reads the guests' results, dmesg and -o folders" \
-		compare_guests
-	set -- $CPUS
-	[ "$k" = 6.12 ] &&
-		step "doc/tests.rst gives every test of the module with its bit, context and path" \
-			doc_tests_table "$LOGDIR/$KERNEL_RELEASE-$1/bench-compare.results"
 	if [ $first = 1 ]; then
 		step "make run, ab, perf: every variable checked before the first guest" \
 			early_errors "$k"
@@ -693,6 +727,16 @@ for k in $KERNELS; do
 	first=0
 done
 lane_join side
+
+# What the guests of each kernel wrote, once all of them have run.
+for k in $KERNELS; do
+	use_kernel "$k"
+	step "$KERNEL_RELEASE: bench-compare reads the guests' results, dmesg and -o folders" \
+		compare_guests $(kernel_cpus "$k")
+	[ "$k" = 6.12 ] &&
+		step "doc/tests.rst gives every test of the module with its bit, context and path" \
+			doc_tests_table "$LOGDIR/$KERNEL_RELEASE-$(first_cpu)/bench-compare.results"
+done
 
 # Alone on the machine: what times cycles and compares them.
 case " $KERNELS " in

@@ -163,7 +163,7 @@ boot() {
 		if ! started; then
 			if boot_report; then
 				boot_splat=1
-				kill -TERM "$bench_child"
+				kill -TERM "$bench_child" 2>/dev/null
 				break
 			fi
 		elif [ "$accel" != kvm ]; then

@@ -614,16 +614,55 @@ static int time_bench_check_table(const struct time_bench_suite *s)
 }
 
 /*
+ * Profile markers (doc/profile.rst).  Multi-byte NOPs whose displacement
+ * is a tag; a QEMU TCG plugin (tools/profile) reads the tag when it
+ * translates the instruction and counts only inside a window: from a
+ * BEGIN that follows an OPEN to the next END, in the vCPU that ran
+ * them.  A NOP carries no run-time value, so OPEN is followed by one
+ * TICK per row of the test in the suite's table, which the plugin
+ * counts.  SUITE starts a suite's run: the loads of one guest stay
+ * apart.  Without the plugin they cost their own execution: two NOPs
+ * inside a chunk's stamps, the rest outside.
+ */
+#define TIME_BENCH_MARK_SUITE	0x54420001
+#define TIME_BENCH_MARK_OPEN	0x54420002
+#define TIME_BENCH_MARK_TICK	0x54420003
+#define TIME_BENCH_MARK_BEGIN	0x54420004
+#define TIME_BENCH_MARK_END	0x54420005
+
+#ifdef CONFIG_X86
+#define time_bench_mark(tag) \
+	asm volatile("nopl " __stringify(tag) "(%%rax,%%rax,1)" ::: "memory")
+#else
+#define time_bench_mark(tag) barrier()
+#endif
+
+static noinline void time_bench_mark_open(unsigned int row)
+{
+	unsigned int i;
+
+	time_bench_mark(TIME_BENCH_MARK_OPEN);
+	for (i = 0; i < row; i++)
+		time_bench_mark(TIME_BENCH_MARK_TICK);
+}
+
+/*
  * Contexts.  A chunk runs time_bench_chunk_here() in the test's context:
- * the body's loop between two stamps, then where it ran.
+ * the body's loop between two stamps, then where it ran.  A timed chunk
+ * opens a profile window first; an untimed one's BEGIN and END are not
+ * a window.
  */
 void time_bench_chunk_here(struct time_bench_run *run)
 {
 	const struct time_bench_context *ctx = run->test->context;
 	struct time_bench_chunk *c = run->chunk;
 
+	if (run->timed)
+		time_bench_mark_open(run->idx);
 	time_bench_start(&c->start);
+	time_bench_mark(TIME_BENCH_MARK_BEGIN);
 	c->completed = run->test->body(run->priv, c->loops);
+	time_bench_mark(TIME_BENCH_MARK_END);
 	time_bench_stop(&c->stop);
 
 	c->cpu = raw_smp_processor_id();
@@ -1805,7 +1844,8 @@ static void time_bench_seq_cheaper_than(struct seq_file *m,
 }
 
 /* The median repetition and where the chunks ran. */
-static void time_bench_seq_main(struct seq_file *m,
+/* @row: the test's row in the suite's table, its id in a profile */
+static void time_bench_seq_main(struct seq_file *m, unsigned int row,
 				const struct time_bench_test *t,
 				const struct time_bench_outcome *o)
 {
@@ -1814,8 +1854,8 @@ static void time_bench_seq_main(struct seq_file *m,
 
 	cyc = time_bench_div_fixed(rec->cycles, rec->invocations, 3, true);
 	ns = time_bench_div_fixed(rec->ns, rec->invocations, 3, true);
-	seq_printf(m, "test: name=%s run_flags_bit=%u context=%s wanted_context=%s cpu=%d cpu_moves=%u reps=%u loops=%llu invoke_count=%llu total_invoke_count=%llu cycles=%llu ns=%llu chunks=%u cycles_per_elem=%llu.%03u ns_per_elem=%llu.%03u",
-		   t->name, t->bit,
+	seq_printf(m, "test: name=%s run_flags_bit=%u row=%u context=%s wanted_context=%s cpu=%d cpu_moves=%u reps=%u loops=%llu invoke_count=%llu total_invoke_count=%llu cycles=%llu ns=%llu chunks=%u cycles_per_elem=%llu.%03u ns_per_elem=%llu.%03u",
+		   t->name, t->bit, row,
 		   time_bench_where_name(&o->where, t->context->name),
 		   t->context->name, o->where.cpu, o->where.cpu_moves, o->reps,
 		   o->loops, rec->invocations, o->total_invocations,
@@ -1838,7 +1878,7 @@ static void time_bench_seq_test(struct seq_file *m,
 			   res->skip_reason);
 		return;
 	}
-	time_bench_seq_main(m, t, o);
+	time_bench_seq_main(m, idx, t, o);
 	time_bench_seq_summary(m, "cycles", &o->cycles);
 	time_bench_seq_summary(m, "ns", &o->ns);
 	time_bench_seq_samples(m, "cycles_samples", o->cycles_milli, o->reps);
@@ -2020,6 +2060,7 @@ int time_bench_suite_run(struct time_bench_suite *s)
 	int ret = 0;
 
 	time_bench_announce(s);
+	time_bench_mark(TIME_BENCH_MARK_SUITE);
 	for_each_set_bit(i, st->selected, s->nr_tests) {
 		ret = time_bench_run_test(s, i);
 		if (ret)

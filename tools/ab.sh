@@ -13,6 +13,8 @@
 #   ICOUNT     1 (default): count instructions (QEMU -icount, TCG);
 #              0: time cycles
 #   ACCEL      auto (default), kvm or tcg; ACCEL=kvm implies ICOUNT=0
+#   PROFILE    1: each load with its exact profile (tools/profile;
+#              ICOUNT=1), and bench-compare's function diff
 #   LOADS      loads per side (default: 6 counting instructions, 8
 #              timing cycles)
 #   LOADS_PER_GUEST  loads in each guest, one after the other (default:
@@ -35,6 +37,8 @@
 # out and said so, and the table is made of the others.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$BENCH_TOP/results_lib.sh"
+. "$BENCH_TOP/tools/profile-lib.sh"
 
 # Instructions by default: deterministic, so that a change of a few
 # instructions on a path says "change" (doc/comparing.rst says why).
@@ -167,6 +171,20 @@ run_guest_loads() {	# side guest-number first count
 			-m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
 			-p "$(payload "$1" "$4")" -a "$append" -o "$dir"
 		rc=$?
+		if [ $rc = 0 ] && [ "$PROFILE" = 1 ]; then
+			# the guest's sections are its loads, in order
+			r_args="$1 $2 $3 $4"
+			set --
+			l=1
+			while [ $l -le "${r_args##* }" ]; do
+				set -- "$@" "$dir/load-$l.results" "$dir/load-$l.kallsyms"
+				l=$((l + 1))
+			done
+			profile_merge "$dir/profile.raw" "$@" ||
+				die "$name ($loads): no profile (above); logs in $dir"
+			# shellcheck disable=SC2086 # side and numbers
+			set -- $r_args
+		fi
 		if [ $rc = 0 ]; then
 			l=1
 			while [ $l -le "$4" ]; do

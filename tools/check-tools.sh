@@ -154,6 +154,9 @@ early_errors() {	# kernel
 	refused 'TIMEOUT=0: accepted' make_in run KERNEL="$kernel" TIMEOUT=0 || ok=1
 	refused 'make perf needs TEST=' make_in perf KERNEL="$kernel" || ok=1
 	refused 'TEST=nosuch: accepted: one test name of' make_in perf KERNEL="$kernel" TEST=nosuch || ok=1
+	refused 'TEST=for_loop atomic_inc: accepted: one test name of' make_in perf KERNEL="$kernel" TEST='for_loop atomic_inc' || ok=1
+	refused 'PROFILE=1 profiles a guest counting instructions: it needs ICOUNT=1' make_in run KERNEL="$kernel" PROFILE=1 ICOUNT=0 || ok=1
+	refused 'PROFILE=yes: accepted: 0 1' early_ab PROFILE=yes || ok=1
 	unset BENCH_GUEST_RUNNER RECORD
 	return $ok
 }

@@ -7,7 +7,8 @@
 #   bench_load NAME [PARAM=VALUE]...
 #	modprobe bench_page_pool_simple with the parameters, save its
 #	results file as $BENCH_OUT/NAME.results and the kernel's messages
-#	of the load as $BENCH_OUT/NAME.dmesg, rmmod.  Returns modprobe's
+#	of the load as $BENCH_OUT/NAME.dmesg (in a profiled guest its text
+#	symbols as NAME.kallsyms), rmmod.  Returns modprobe's
 #	status; when the load failed, its last messages go to stderr.
 #   bench_modprobe [-w WRAPPER] NAME [PARAM=VALUE]...
 #	the same without the rmmod: the module stays loaded (bench_unload
@@ -57,6 +58,10 @@ bench_modprobe() {
 		return $b_rc
 	fi
 	cp $BENCH_RESULTS "$BENCH_OUT/$b_name.results" || return 1
+	# A profiled guest (tools/guest.sh -P): the text symbols as this
+	# load placed them, the module's included, for the profile's names.
+	[ ! -e /bench/.profile ] ||
+		grep -E '^[0-9a-f]+ [tT] ' /proc/kallsyms >"$BENCH_OUT/$b_name.kallsyms"
 }
 
 bench_unload() {

@@ -12,7 +12,7 @@ usage() {
 	cat >&2 <<EOF
 usage: $0 -k IMAGE -r RELEASE -p PAYLOAD -o OUTDIR [-m MODDIR] [-f FILE]...
        [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS]
-       [-a APPEND] [-i] [-A tcg|kvm]
+       [-a APPEND] [-i] [-A tcg|kvm] [-P PLUGIN[,KEY=VALUE...]]
   -k IMAGE    kernel image (bzImage/vmlinuz) to boot
   -r RELEASE  its release string, for /lib/modules/RELEASE
   -p PAYLOAD  shell script run in the guest as root, in /bench, where
@@ -31,6 +31,8 @@ usage: $0 -k IMAGE -r RELEASE -p PAYLOAD -o OUTDIR [-m MODDIR] [-f FILE]...
   -i          count instructions: QEMU -icount shift=0,sleep=off, so the
               guest's TSC advances one tick per executed instruction (TCG)
   -A ACCEL    tcg (default) or kvm
+  -P PLUGIN   load a QEMU TCG plugin (a .so, then its KEY=VALUE
+              arguments) with out=OUTDIR/profile.raw added; needs -i
 Exit status: the payload's; 125 when the guest itself failed (panic,
 oops, warning, stall, hang, no result), with the reason on stderr; 2 for
 bad usage.
@@ -39,9 +41,9 @@ EOF
 }
 
 image= release= payload= outdir= moddir= files= dirs= binaries= cpu=
-smp=2 limit=600 append= icount= accel=tcg
+smp=2 limit=600 append= icount= accel=tcg plugin=
 # Lists of paths, one a line, so that paths may hold spaces.
-while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA: opt; do
+while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA:P: opt; do
 	case $opt in
 	k) image=$OPTARG ;;
 	r) release=$OPTARG ;;
@@ -57,6 +59,7 @@ while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA: opt; do
 	a) append=$OPTARG ;;
 	i) icount=1 ;;
 	A) accel=$OPTARG ;;
+	P) plugin=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -80,6 +83,16 @@ tcg | kvm) ;;
 esac
 [ -z "$icount" ] || [ "$accel" = tcg ] ||
 	bad_usage "-i counts instructions under TCG; it cannot run with -A kvm"
+[ -z "$plugin" ] || [ -n "$icount" ] ||
+	bad_usage "-P profiles a guest counting instructions: it needs -i"
+case $plugin in
+*[[:space:]]*) bad_usage "-P $plugin: no blank in a plugin's path or arguments" ;;
+esac
+[ -z "$plugin" ] || [ -f "${plugin%%,*}" ] ||
+	bad_usage "-P ${plugin%%,*}: no such plugin"
+case $plugin$outdir in
+*,*,*) [ -z "$plugin" ] || bad_usage "-o $outdir: QEMU cannot take a ',' in the path of a plugin's output" ;;
+esac
 [ -n "$cpu" ] || { [ "$accel" = kvm ] && cpu=host || cpu=max; }
 [ -f "$image" ] || bad_usage "-k $image: no such kernel image"
 [ -f "$payload" ] || bad_usage "-p $payload: no such payload"
@@ -98,6 +111,8 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$payload" "$root/payload.sh"
 cp "$BENCH_TOP/tools/guest-init" "$root/init"
 cp "$BENCH_TOP/tools/guest-lib.sh" "$root/bench/guest-lib.sh"
+# bench_load keeps each load's symbols for the profile
+[ -z "$plugin" ] || : >"$root/bench/.profile"
 chmod +x "$root/init"
 IFS=$nl
 for f in $files; do
@@ -132,6 +147,10 @@ qemu_err=$work/qemu.err
 console_level=loglevel=5
 accel_args="-accel tcg"
 [ -n "$icount" ] && accel_args="$accel_args -icount shift=0,sleep=off"
+# The plugin writes its profile when QEMU exits: a boot tried again
+# overwrites the last one's.
+[ -n "$plugin" ] &&
+	accel_args="$accel_args -plugin file=$plugin,out=$outdir/profile.raw"
 [ "$accel" = kvm ] && accel_args="-accel kvm"
 
 # Boots the guest once; sets qemu_rc (124: time limit).  Under KVM QEMU

@@ -593,7 +593,9 @@ check_cpu_model() {	# variable value
 }
 
 # The instrument of a command's guests (doc/guests.rst).  ICOUNT=1
-# counts instructions (QEMU -icount shift=0,sleep=off, TCG only).
+# counts instructions (QEMU -icount shift=0,sleep=off, TCG only);
+# PROFILE=1 adds the exact profile (tools/profile, doc/profile.rst),
+# which needs ICOUNT=1 (and sets it when unset).
 # ACCEL=auto uses KVM when /dev/kvm can really run the guest, else TCG;
 # ACCEL=kvm fails at once where KVM cannot; ACCEL=tcg emulates.
 #
@@ -602,6 +604,13 @@ check_cpu_model() {	# variable value
 check_instrument() {	# default-icount
 	ACCEL=${ACCEL:-auto}
 	check_choice ACCEL "$ACCEL" auto kvm tcg
+	PROFILE=${PROFILE:-0}
+	check_choice PROFILE "$PROFILE" 0 1
+	if [ "$PROFILE" = 1 ]; then
+		[ "${ICOUNT:-1}" = 1 ] ||
+			usage_die "PROFILE=1 profiles a guest counting instructions: it needs ICOUNT=1 (ICOUNT=$ICOUNT given)"
+		ICOUNT=1
+	fi
 	if [ -z "${ICOUNT:-}" ]; then
 		ICOUNT=$1
 		[ "$ACCEL" = kvm ] && ICOUNT=0
@@ -614,6 +623,19 @@ check_instrument() {	# default-icount
 		exit 1
 	fi
 	[ -z "${CPU:-}" ] || check_cpu_model CPU "$CPU"
+}
+
+# Builds the profile plugin (tools/profile) against the installed QEMU's
+# plugin header; prints the .so's path, in a folder kbuild-safe like the
+# modules' (guest.sh takes no blank in it).
+profile_plugin() {
+	p_dir=$(module_build_dir profile) || exit 1
+	mkdir -p "$p_dir" || die "cannot create $p_dir"
+	make -s -C "$BENCH_TOP/tools/profile" >&2 ||
+		die "cannot build the profile plugin (tools/profile)"
+	cp "$BENCH_TOP/tools/profile/bench_profile.so" "$p_dir/" ||
+		die "cannot copy the profile plugin to $p_dir"
+	printf '%s\n' "$p_dir/bench_profile.so"
 }
 
 # Whether this user can open /dev/kvm; kvm_why says why not.
@@ -699,6 +721,11 @@ choose_accel() {
 	[ -n "$GUEST_CPU" ] || { [ $GUEST_ACCEL = kvm ] && GUEST_CPU=host || GUEST_CPU=max; }
 	GUEST_ARGS="-A $GUEST_ACCEL -c $GUEST_CPU"
 	[ "$ICOUNT" = 1 ] && GUEST_ARGS="$GUEST_ARGS -i"
+	if [ "$PROFILE" = 1 ]; then
+		a_plugin=$(profile_plugin) || exit 1
+		GUEST_ARGS="$GUEST_ARGS -P $a_plugin"
+		a_why="$a_why; PROFILE=1: $a_plugin"
+	fi
 	a_clock=cycles
 	[ "$ICOUNT" = 1 ] && a_clock=instructions
 	say "accel: $GUEST_ACCEL, -cpu $GUEST_CPU, clock $a_clock: $a_why"

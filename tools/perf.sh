@@ -11,6 +11,9 @@
 #   ARGS    further module parameters, e.g. "loops=2000000"
 #   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
 #           cycles
+#   PROFILE 1: instead of perf, the exact profile (tools/profile,
+#           ICOUNT=1): the test's functions by instructions per element,
+#           with loads, stores, atomics and modelled cache misses
 #   ACCEL   auto (default), kvm or tcg
 #   CPU     QEMU CPU model (default: max; host under KVM)
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
@@ -20,6 +23,8 @@
 # software event.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$BENCH_TOP/results_lib.sh"
+. "$BENCH_TOP/tools/profile-lib.sh"
 
 # Cycles by default: cpu-clock samples then follow emulated time
 # (doc/guests.rst).
@@ -48,6 +53,10 @@ choose_accel "$KERNEL_IMAGE" "$KERNEL_RELEASE"
 mods=$(build_modules) || exit 1
 names=$(modinfo -F parm "$mods/bench_page_pool_simple.ko" |
 	sed -n 's/^tests:.*names: *//p' | sed 's/ (string)$//')
+# One name: a word of the list, never a run of several.
+case $TEST in
+*[!A-Za-z0-9_-]*) usage_die "TEST=$TEST: accepted: one test name of: $names" ;;
+esac
 case " $names " in
 *" $TEST "*) ;;
 *) usage_die "TEST=$TEST: accepted: one test name of: $names" ;;
@@ -59,6 +68,30 @@ if [ -z "$OUT" ]; then
 	rm -rf "$OUT"
 fi
 temp_dir tmp
+if [ "$PROFILE" = 1 ]; then
+	printf '. ./guest-lib.sh\nbench_load perf tests=%s%s\n' \
+		"$(sh_quote "$TEST")" "$(quote_words "$ARGS")" >"$tmp/payload.sh"
+	say "the exact profile of $TEST on $KERNEL_RELEASE"
+	# shellcheck disable=SC2086
+	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -m "$mods" \
+		$GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" -p "$tmp/payload.sh" \
+		-o "$OUT"
+	rc=$?
+	if [ $rc != 0 ]; then
+		[ -f "$OUT/output.txt" ] && cat "$OUT/output.txt" >&2
+		die "the guest run failed (exit $rc); console log: $OUT/console.log"
+	fi
+	why=$(results_check "$OUT/perf.results") ||
+		die "the guest's results file is not whole: $why"
+	profile_merge "$OUT/profile.raw" "$OUT/perf.results" \
+		"$OUT/perf.kallsyms" || die "no profile (above)"
+	printf '%s on %s, %s\n' "$TEST" "$KERNEL_RELEASE" \
+		"$(results_header "$OUT/perf.results" cpu_model)"
+	profile_table "$OUT/perf.results" "$TEST" ||
+		die "$TEST did not run: $(results_skip_reason "$OUT/perf.results" "$TEST")"
+	say "results file with the profile: $OUT/perf.results"
+	exit 0
+fi
 cat >"$tmp/payload.sh" <<EOF
 . ./guest-lib.sh
 bench_modprobe -w "perf record -q -e cpu-clock -g --tail-synthesize -o /tmp/perf.data" \\

@@ -9,6 +9,7 @@
 #   ARGS    module parameters, e.g. "loops=1000000 run_flags=0x70"
 #   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
 #           cycles
+#   PROFILE 1: the exact profile of each test (tools/profile; ICOUNT=1)
 #   ACCEL   auto (default: KVM if it can run the guest, else TCG), kvm,
 #           tcg
 #   CPU     QEMU CPU model (default: max; host under KVM)
@@ -23,6 +24,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/results_lib.sh"
+. "$BENCH_TOP/tools/profile-lib.sh"
 
 # Cycles by default: faster, and every test with real concurrency
 # (doc/guests.rst).
@@ -73,6 +75,10 @@ results=$out/run.results
 set -f
 why=$(results_check "$results") ||
 	die "the guest's results file is not whole: $why; console log: $out/console.log"
+if [ "$PROFILE" = 1 ]; then
+	profile_merge "$out/profile.raw" "$results" "$out/run.kallsyms" ||
+		die "no profile: the plugin's output does not match the load (above)"
+fi
 cp "$results" "$RESULTS" || die "cannot write $RESULTS"
 
 for key in kernel cpu_model clock accel runtime params; do
@@ -112,6 +118,10 @@ for name in $(results_tests "$results"); do
 		"$(field cycles_median)" "$(field cycles_stddev)" \
 		"$(field ns_median)" "$(field ns_stddev)" "$(field path)"
 done
+if [ "$PROFILE" = 1 ]; then
+	printf '\n%s\n' "exact profile, per element (QEMU -icount, tools/profile; $(results_header "$results" profile)):"
+	profile_summary "$results"
+fi
 overhead=$(results_header "$results" overhead)
 [ -z "$overhead" ] || printf 'timer overhead: %s\n' "$overhead"
 printf '\n'

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench-compare: the results files of the module, formats 1 to 3.
+ * bench-compare: the results files of the module, formats 1 to 4 (4 is
+ * 3 with the exact profile's lines, which the host adds: doc/profile.rst).
  *
  * "format: bench_page_pool_simple N" opens a block, which is one load;
  * format 3 closes it with "end: tests=T skips=S". Its header lines are
@@ -15,7 +16,7 @@
 
 #include "input.h"
 
-#define FORMAT_MAX	3
+#define FORMAT_MAX	4
 
 enum test_field {
 	F_NAME,
@@ -128,7 +129,7 @@ static void close_block(struct parse_ctx *ctx)
 
 	if (!b->ended)
 		env_close(ctx->set, &ctx->env, b->load);
-	if (b->format == 3 && !b->ended) {
+	if (b->format >= 3 && !b->ended) {
 		unsigned long at = ctx->lineno;
 
 		ctx->lineno = b->line;
@@ -440,7 +441,7 @@ static bool read_test(struct parse_ctx *ctx, struct test_line *tl)
 {
 	int f, m;
 
-	for (f = 0; ctx->res.format == 3 && f < NR_FIELDS; f++) {
+	for (f = 0; ctx->res.format >= 3 && f < NR_FIELDS; f++) {
 		if (!tl->val[f]) {
 			parse_error(ctx, "test %s: no %s= (format 3 always has it: cut short?)",
 				    tl->name, field_names[f]);
@@ -583,7 +584,7 @@ bool results_line(struct parse_ctx *ctx, char *line)
 			ctx->res.skips++;
 		return true;
 	}
-	if (starts(line, "end:") && ctx->res.format == 3 && !ctx->res.ended) {
+	if (starts(line, "end:") && ctx->res.format >= 3 && !ctx->res.ended) {
 		if (data_line_ok(ctx, line, "end: line"))
 			parse_end(ctx, line + 4);
 		return true;

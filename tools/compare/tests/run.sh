@@ -231,8 +231,8 @@ error_cases() {
 	$1 "exponent in an integer field" 2 \
 		"bench-compare: $R:14: test bad_ns: bad number in ns=1e5" "$R" "$A1"
 	$1 "unknown format number" 2 \
-		"bench-compare: data/format4.txt:1: unsupported results format version 4 (supported: 1 to 3)" \
-		"$B1" data/format4.txt
+		"bench-compare: data/format5.txt:1: unsupported results format version 5 (supported: 1 to 4)" \
+		"$B1" data/format5.txt
 	$1 "format line without version" 2 \
 		"bench-compare: data/format_noversion.txt:1: bad format line: expected \"format: bench_page_pool_simple N\"" \
 		data/format_noversion.txt "$A1"
@@ -813,7 +813,7 @@ t_all_legacy_errors() {
 }
 
 t_format3_quiet() {
-	bc "$B1" data/format4.txt
+	bc "$B1" data/format5.txt
 	[ "$(wc -l <"$tmp/err")" -eq 1 ]
 	ok_if $? "test: lines under an unsupported format: no further errors"
 }

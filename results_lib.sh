@@ -240,8 +240,8 @@ results_check() {	# file [field...]
 }
 
 # How parsers of untrusted text read it: awk PROGRAM runs over FILE
-# with a NUL or any control character but a tab refused and a final CR
-# dropped; PROGRAM may call bad(MESSAGE), which prints "FILE:LINE:
+# with a NUL, any control character but a tab, a C1 control and bytes
+# that are not UTF-8 refused and a final CR dropped; PROGRAM may call bad(MESSAGE), which prints "FILE:LINE:
 # MESSAGE" and fails, and name_ok(S), true for a test name (letters,
 # digits, "_" and "-", at most 64).  Its END should start with
 # "if (failed) exit 1".  NAME=VALUE arguments reach it in ENVIRON.
@@ -254,9 +254,22 @@ function bad(msg) {
 function name_ok(s) {
 	return s ~ /^[A-Za-z0-9_-]+$/ && length(s) <= 64
 }
+BEGIN {
+	# printable text: ASCII but controls (tab allowed), and UTF-8 of
+	# U+00A0 and up, without overlongs or surrogates; C1 controls,
+	# stray or cut sequences are not, as bench-compare judges them
+	cont = "[\200-\277]"
+	utf8_text = "^([\t -~]|\302[\240-\277]|[\303-\337]" cont \
+		"|\340[\240-\277]" cont "|[\341-\354\356\357]" cont cont \
+		"|\355[\200-\237]" cont "|\360[\220-\277]" cont cont \
+		"|[\361-\363]" cont cont cont "|\364[\200-\217]" cont cont ")*$"
+}
 { sub(/\r$/, "") }
 /[\001-\010\013-\037\177]/ {
 	bad("control character in the line")
+}
+$0 !~ utf8_text {
+	bad("a byte that is not printable text (a C1 control, or not UTF-8)")
 }
 '
 
@@ -266,5 +279,5 @@ results_strict_awk() {	# file program [name=value...]
 	# A NUL would end a line early in some awks: it becomes a control
 	# character, which is refused.
 	tr '\000' '\001' <"$r_file" |
-		env RESULTS_FILE="$r_file" "$@" awk "$__RESULTS_STRICT$r_program"
+		env LC_ALL=C RESULTS_FILE="$r_file" "$@" awk "$__RESULTS_STRICT$r_program"
 }

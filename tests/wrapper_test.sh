@@ -182,6 +182,12 @@ is "results_check: a NUL byte" \
 esc=$(variant esc.results "s/^kernel: .*/kernel: $(printf '\033')[2J/")
 is "results_check: a control character" \
 	"$esc:2: control character in the line" results_check "$esc"
+c1=$(variant c1.results "s/^kernel: .*/kernel: a$(printf '\302\233')[2J/")
+is "results_check: a C1 control (U+009B, a terminal's CSI)" \
+	"$c1:2: a byte that is not printable text (a C1 control, or not UTF-8)" \
+	results_check "$c1"
+utf=$(variant utf.results "s/^kernel: .*/kernel: caf$(printf '\303\251')/")
+is "results_check: UTF-8 text is text" "" results_check "$utf"
 is "results_check: not a results file" \
 	"$TOP/README.rst:1: not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")" \
 	results_check "$TOP/README.rst"

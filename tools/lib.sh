@@ -87,6 +87,11 @@ run_guest() {	# guest.sh option...
 # Creates a temporary folder, removed when the script ends, and stores
 # its path in the variable named.
 temp_dir() {	# variable
+	# The list of what to remove is one path a line: a path with a
+	# newline would be cut in two, and the wrong folder removed.
+	case ${TMPDIR:-/tmp} in
+	*"$nl"*) die "TMPDIR holds a newline: give a folder whose path has none" ;;
+	esac
 	t_dir=$(mktemp -d "${TMPDIR:-/tmp}/bench_page_pool.XXXXXX") ||
 		die "cannot create a temporary folder in ${TMPDIR:-/tmp}"
 	bench_temps="$bench_temps$t_dir$nl"

@@ -3,7 +3,8 @@
 # make check's tests of the host tools themselves, sourced by check.sh
 # (which provides LOGDIR, KERNEL_IMAGE, KERNEL_RELEASE, KDIR and MODS of
 # the kernel under test): the guest runner's contract, checked variables,
-# a checkout path with spaces, signals, and the accelerator choice.
+# a checkout path with spaces, signals, the accelerator choice and its
+# reason.
 # Each function is one step: 0 when it holds.
 
 # The payload's files arrive intact whatever the kernel prints meanwhile;
@@ -310,6 +311,10 @@ accel_choice() {	# kernel
 			say "this host: a /dev/kvm that cannot run the guest"
 			grep -q '^accel: tcg, .*: \(KVM cannot run this guest: .*(probe: [0-9]*s)\|/dev/kvm is there, but\)' \
 				"$a/auto" || ok=1
+			# a reason, and on a PVM host one that says so
+			! grep -q ': (probe: ' "$a/auto" || ok=1
+			[ ! -d /sys/module/kvm_pvm ] ||
+				grep -q -e 'is PVM (kvm_pvm)' -e 'may not use it' "$a/auto" || ok=1
 		fi
 		# its line, and make's
 		[ $kvm_rc != 0 ] && [ "$(grep -c . "$a/kvm")" = 2 ] &&
@@ -324,4 +329,46 @@ accel_choice() {	# kernel
 	say "make run with ACCEL=auto: $(grep -m1 '^accel:' "$a/run.out"); the guest's hypervisor: $got (want $want)"
 	[ "$got" = "$want" ] || ok=1
 	return $ok
+}
+
+# kvm_reason on recorded stderr of QEMU and guest.sh (tests/accel): each
+# gives its one line, exactly, whatever line QEMU's error is on; a sysfs
+# with kvm_pvm puts PVM first, unless QEMU never reached KVM.  A sysfs
+# of our own either way: this host's may well have kvm_pvm.
+accel_reason() {
+	ar_sys=$LOGDIR/accel-reason
+	rm -rf "$ar_sys"
+	mkdir -p "$ar_sys/plain/module/kvm" "$ar_sys/pvm/module/kvm_pvm" ||
+		return 1
+	ar_pvm="this /dev/kvm is PVM (kvm_pvm), which runs only PVM guest kernels"
+	ok=0
+	reason_is plain internal-error "KVM internal error, emulation failure" || ok=1
+	reason_is plain internal-error-probe "KVM internal error, emulation failure" || ok=1
+	reason_is pvm internal-error-probe "$ar_pvm; KVM internal error, emulation failure" || ok=1
+	reason_is plain msr "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" || ok=1
+	reason_is pvm msr \
+		"$ar_pvm; qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" || ok=1
+	# QEMU never reached KVM: its plain reason, not PVM
+	reason_is pvm no-module \
+		"no /dev/kvm on this host; Could not access KVM kernel module: No such file or directory" || ok=1
+	reason_is plain permission \
+		"/dev/kvm is there, but this user may not use it; qemu-system-x86_64: failed to initialize kvm: Permission denied" || ok=1
+	reason_is pvm no-kvm-qemu \
+		"this qemu-system-x86_64 was built without KVM; qemu-system-x86_64: -accel kvm: invalid accelerator kvm" || ok=1
+	reason_is plain warning-first "KVM internal error, exit while delivering an event" || ok=1
+	reason_is plain suberror-9 "KVM internal error, suberror 9" || ok=1
+	reason_is plain no-start "guest FAILED: the payload did not start within 120s" || ok=1
+	# printed as it came: no escape, format or expansion applied
+	reason_is plain verbatim \
+		"qemu-system-x86_64: error: 100% \\n \\c %s \$(id) \`id\` 'q'" || ok=1
+	ar_none="the probe's guest failed, and neither QEMU nor guest.sh said why (guest.sh exit 125)"
+	reason_is plain empty "$ar_none" || ok=1
+	reason_is pvm empty "$ar_pvm; $ar_none" || ok=1
+	return $ok
+}
+
+reason_is() {	# plain|pvm fixture expected
+	ar_got=$(BENCH_SYSFS=$ar_sys/$1 kvm_reason "$BENCH_TOP/tests/accel/$2.err" 125)
+	say "$2 ($1 sysfs): $ar_got"
+	[ "$ar_got" = "$3" ] || { say "  want: $3"; return 1; }
 }

@@ -3,9 +3,10 @@
 #
 # "make check": static checks and the host-side tests (bench-compare's
 # unit, parser and fuzz tests, the kselftest wrapper's exits, make ab's
-# guest order), the builds against each kernel (Debian 12's 6.12 and
-# 6.1 headers, a tree prepared for unstable's 7.2: W=1, sparse,
-# install, modinfo, Kconfig), then the guests.
+# guest order, the reason KVM cannot run a guest), the builds against
+# each kernel (Debian 12's 6.12 and 6.1 headers, a tree prepared for
+# unstable's 7.2: W=1, sparse, install, modinfo, Kconfig), then the
+# guests.
 #
 # Two lines share the machine: the main line runs, per kernel, the whole
 # guest suite with QEMU's "max" CPU model timing cycles (kselftest, bad
@@ -595,6 +596,8 @@ step "kselftest wrapper: usage errors and skips, from a copy every user can read
 	sh tests/wrapper_test.sh
 step "make ab: the guest order keeps host drift off both sides" \
 	ab_order_balanced
+step "ACCEL: the reason KVM cannot run the guest, one line from QEMU's recorded words, PVM first" \
+	accel_reason
 lane_join fuzz
 
 # The builds, for each kernel; what its guests need is kept by series.

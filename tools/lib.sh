@@ -643,27 +643,121 @@ profile_plugin() {
 	printf '%s\n' "$p_dir/bench_profile.so"
 }
 
+# Why KVM cannot run a guest, where the host says so plainly: each
+# reason has one wording, whoever finds it (kvm_device, kvm_reason).
+kvm_no_dev="no /dev/kvm on this host"
+kvm_no_perm="/dev/kvm is there, but this user may not use it"
+kvm_no_qemu="this qemu-system-x86_64 was built without KVM"
+kvm_is_pvm="this /dev/kvm is PVM (kvm_pvm), which runs only PVM guest kernels"
+
 # Whether this user can open /dev/kvm; kvm_why says why not.
 kvm_device() {
 	if [ ! -e /dev/kvm ]; then
-		kvm_why="no /dev/kvm on this host"
+		kvm_why=$kvm_no_dev
 	elif [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
-		kvm_why="/dev/kvm is there, but this user may not use it"
+		kvm_why=$kvm_no_perm
 	else
 		return 0
 	fi
 	return 1
 }
 
+# kvm_reason FILE STATUS: why the KVM probe's guest failed, in one
+# line, from its stderr FILE (guest.sh's, or QEMU's alone) and guest.sh's
+# exit STATUS.  QEMU's first error may come after guest.sh's lines and
+# its own warnings.  An internal error's kind is taken from its number:
+# the "emulation failure" line may come after the extra data lines that
+# guest.sh's five cut off.  A plain reason comes first: one in QEMU's
+# words (no /dev/kvm, no permission, no KVM in QEMU), else a PVM host,
+# whose KVM cannot run Debian's kernels (BENCH_SYSFS, default /sys, lets
+# the tests fake it).  Never empty; the text is printed, never
+# interpreted.
+kvm_reason() {	# file status
+	kr_out=$(awk '
+		{ sub(/\r$/, ""); gsub(/[[:cntrl:]]/, " "); l[++n] = $0 }
+		/^guest FAILED: QEMU .* could not run it:$/ && !hdr { hdr = n }
+		/^guest FAILED: / && fail == "" { fail = $0 }
+		END {
+			# QEMU speaks after the line of guest.sh saying it failed;
+			# a file without guest.sh lines is all from QEMU.
+			s = hdr ? hdr + 1 : (fail == "" ? 1 : n + 1)
+			for (i = s; i <= n; i++) {
+				if (l[i] ~ /^[ \t]*$/)
+					continue
+				if (l[i] ~ /^qemu-system[^ :]*: warning: /) {
+					if (warn == "")
+						warn = l[i]
+					continue
+				}
+				line = l[i]
+				break
+			}
+			if (line == "")
+				line = warn
+			if (line ~ /^KVM internal error/) {
+				kind = ""
+				if (match(line, /Suberror: [0-9]+/)) {
+					# KVM_INTERNAL_ERROR_* of the uapi
+					e = substr(line, RSTART + 10, RLENGTH - 10) + 0
+					kind = e == 1 ? "emulation failure" : \
+						e == 2 ? "simultaneous exceptions" : \
+						e == 3 ? "exit while delivering an event" : \
+						e == 4 ? "unexpected exit reason" : \
+						"suberror " e
+				} else {
+					for (j = i + 1; j <= n; j++)
+						if (l[j] == "emulation failure")
+							kind = l[j]
+				}
+				line = "KVM internal error" (kind == "" ? "" : ", " kind)
+			}
+			if (line == "" && fail != "") {
+				line = fail
+				sub(/ \(console log: [^)]*\)/, "", line)
+				sub(/; last .*:$/, "", line)
+				sub(/:$/, "", line)
+			}
+			tag = "-"
+			for (j = s; j <= n && tag == "-"; j++) {
+				if (l[j] ~ /invalid accelerator kvm|[Aa]ccelerator .?kvm.? (not found|does not exist)|KVM not supported for this target/)
+					tag = "qemu"
+				else if (l[j] ~ /(Could not access KVM kernel module|failed to initialize kvm): No such file or directory/)
+					tag = "dev"
+				else if (l[j] ~ /(Could not access KVM kernel module|failed to initialize kvm): Permission denied/)
+					tag = "perm"
+			}
+			print tag, line
+		}' "$1" 2>/dev/null)
+	kr_line=${kr_out#* }
+	[ -n "$kr_line" ] ||
+		kr_line="the probe's guest failed, and neither QEMU nor guest.sh said why (guest.sh exit $2)"
+	case ${kr_out%% *} in
+	qemu) kr_first=$kvm_no_qemu ;;
+	dev) kr_first=$kvm_no_dev ;;
+	perm) kr_first=$kvm_no_perm ;;
+	*)
+		kr_first=
+		# the guest ran, under a KVM that cannot run it
+		[ ! -d "${BENCH_SYSFS:-/sys}/module/kvm_pvm" ] || kr_first=$kvm_is_pvm ;;
+	esac
+	if [ -n "$kr_first" ]; then
+		printf '%s; %s\n' "$kr_first" "$kr_line"
+	else
+		printf '%s\n' "$kr_line"
+	fi
+}
+
 # Whether KVM can really run a guest of this kernel: a guest with an
 # empty payload must start.  Here /dev/kvm exists, but QEMU fails
 # ("failed to set MSR 0x10a"; elsewhere "KVM internal error", QEMU then
 # paused).  The answer is kept per host boot, QEMU binary and image;
-# kvm_why says why not, or where the answer came from.
+# kvm_why says why not (kvm_reason), or where the answer came from.
 kvm_probe() {	# image release
 	kvm_device || return 1
 	k_qemu=$(command -v qemu-system-x86_64) || die "no qemu-system-x86_64"
-	k_key=$(cat /proc/sys/kernel/random/boot_id
+	# "reason 2": answers worded before kvm_reason are asked again
+	k_key=$(printf 'reason 2\n'
+		cat /proc/sys/kernel/random/boot_id
 		ls -lLn --time-style=+%s "$k_qemu" "$1")
 	k_cache=$BENCH_CACHE/accel/$(printf '%s\n' "$k_key" | md5sum | cut -c1-32)
 	k_how="answer cached for this boot in $k_cache"
@@ -683,9 +777,8 @@ kvm_probe() {	# image release
 			cat "$k_dir/err" >&2
 			die "the KVM probe could not run (guest.sh exit $k_rc)"
 		else
-			k_msg=$(grep -m1 '^qemu-system' "$k_dir/err" ||
-				grep -m1 'FAILED' "$k_dir/err")
-			k_ans="tcg KVM cannot run this guest: ${k_msg:-guest.sh exit $k_rc} (probe: ${k_secs}s)"
+			k_msg=$(kvm_reason "$k_dir/err" $k_rc)
+			k_ans="tcg KVM cannot run this guest: $k_msg (probe: ${k_secs}s)"
 		fi
 		mkdir -p "$BENCH_CACHE/accel" &&
 			printf '%s\n' "$k_ans" >"$k_cache.tmp" &&

@@ -152,7 +152,7 @@ is "results_skip_reason: empty for a test that ran" "" \
 	results_skip_reason "$two" a.b
 is "results_ran: a test: line, not a skip: line" "yes no" \
 	sh -c '. "$1"; results_ran "$2" a.b && a=yes || a=no
-		results_ran "$2" c-d && b=yes || b=no; printf '%s\n' "$a $b"' sh \
+		results_ran "$2" c-d && b=yes || b=no; printf "%s\n" "$a $b"' sh \
 	"$TOP/results_lib.sh" "$two"
 is "results_cpu_field: per cpu: line, - when missing" "alloc 7
 return -" results_cpu_field "$two" a.b role invoke_count

@@ -158,6 +158,8 @@ early_errors() {	# kernel
 	refused 'TEST=for_loop atomic_inc: accepted: one test name of' make_in perf KERNEL="$kernel" TEST='for_loop atomic_inc' || ok=1
 	refused 'PROFILE=1 profiles a guest counting instructions: it needs ICOUNT=1' make_in run KERNEL="$kernel" PROFILE=1 ICOUNT=0 || ok=1
 	refused 'PROFILE=yes: accepted: 0 1' early_ab PROFILE=yes || ok=1
+	refused 'TMPDIR holds a newline' env TMPDIR="$LOGDIR/tmp
+$LOGDIR" make -s -C "$BENCH_TOP" run KERNEL="$kernel" || ok=1
 	unset BENCH_GUEST_RUNNER RECORD
 	return $ok
 }
@@ -371,4 +373,114 @@ reason_is() {	# plain|pvm fixture expected
 	ar_got=$(BENCH_SYSFS=$ar_sys/$1 kvm_reason "$BENCH_TOP/tests/accel/$2.err" 125)
 	say "$2 ($1 sysfs): $ar_got"
 	[ "$ar_got" = "$3" ] || { say "  want: $3"; return 1; }
+}
+
+# The exact profile (PROFILE=1), on two boots of one kernel: every test's
+# instructions per element agree with its own TSC figure (the same
+# virtual clock, counted another way) within 0.05; the two boots give
+# the same profile; a warm pool's fast path misses almost nothing in
+# the modelled L1D, the slow path (a zeroed page each time) many lines
+# per element; make perf PROFILE=1 prints the fast path's functions as
+# make run's profile has them.
+PROFILE_TESTS=tasklet_page_pool01_fast_path,tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow
+
+profile_check() {	# kernel
+	ok=0
+	for boot in 1 2; do
+		make -s -C "$BENCH_TOP" run KERNEL="$1" PROFILE=1 \
+			ARGS="tests=$PROFILE_TESTS time_ms=20" \
+			RESULTS="$LOGDIR/profile-$boot.results" \
+			>"$LOGDIR/profile-run-$boot.out" 2>&1 ||
+			{ sed 's/^/  /' "$LOGDIR/profile-run-$boot.out" >&2; return 1; }
+	done
+	sed -n '/^exact profile/,/^$/p' "$LOGDIR/profile-run-1.out" >&2
+	# profile against TSC, per test: the mean over the repetitions (all
+	# of the same loops) is the total over the windows, as the profile
+	# divides it
+	awk '$1 == "test:" || $1 == "prof:" {
+		delete v
+		for (i = 2; i <= NF; i++) {
+			eq = index($i, "=")
+			v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+		}
+		if ($1 == "test:")
+			tsc[v["name"]] = v["cycles_mean"]
+		else
+			prof[v["name"]] = v["insns"]
+	}
+	END {
+		for (t in tsc) {
+			d = prof[t] - tsc[t]
+			printf "%s: profile %.3f, TSC %.3f instructions per element, %+.3f\n", t, prof[t], tsc[t], d
+			if (!(t in prof) || d > 0.05 || d < -0.05)
+				bad = 1
+		}
+		exit bad
+	}' "$LOGDIR/profile-1.results" >&2 || ok=1
+	# The recycling tests' own functions (half an instruction per
+	# element or more) on both boots, each count within 0.01 per
+	# element: what differs from boot to boot is the timer interrupts
+	# that land in a window, thousandths of an instruction per element.
+	# The slow path's depend on the free lists a boot leaves (its TSC
+	# figure spreads by tens of instructions from boot to boot too).
+	for boot in 1 2; do
+		awk '$1 == "prof_fn:" {
+			delete v
+			for (i = 2; i <= NF; i++) {
+				eq = index($i, "=")
+				v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+			}
+			if (v["insns"] + 0 >= 0.5 && v["name"] != "tasklet_page_pool03_slow")
+				print v["name"], v["fn"], v["insns"], v["loads"], v["stores"], v["atomics"], v["l1i_miss"], v["l1d_miss"], v["llc_miss"]
+		}' "$LOGDIR/profile-$boot.results" | sort >"$LOGDIR/profile-$boot.fn"
+	done
+	sed 's/^/  /' "$LOGDIR/profile-1.fn" >&2
+	paste -d' ' "$LOGDIR/profile-1.fn" "$LOGDIR/profile-2.fn" | awk '
+	{
+		if ($1 != $10 || $2 != $11) {
+			print "not the same functions: " $1 " " $2 " / " $10 " " $11
+			bad = 1
+			next
+		}
+		for (i = 3; i <= 9; i++) {
+			d = $i - $(i + 9)
+			if (d > 0.01 || d < -0.01) {
+				print $1 " " $2 ": " $i " on one boot, " $(i + 9) " on the other"
+				bad = 1
+			}
+		}
+	}
+	END { exit bad }' >&2 &&
+		[ "$(wc -l <"$LOGDIR/profile-1.fn")" = "$(wc -l <"$LOGDIR/profile-2.fn")" ] &&
+		[ -s "$LOGDIR/profile-1.fn" ] || { say "the two boots' profiles differ"; ok=1; }
+	misses() {	# test
+		awk -v t="$1" '$1 == "prof:" && $2 == "name=" t {
+			for (i = 3; i <= NF; i++)
+				if (index($i, "l1d_miss=") == 1)
+					print substr($i, 10)
+		}' "$LOGDIR/profile-1.results"
+	}
+	fast=$(misses tasklet_page_pool01_fast_path)
+	slow=$(misses tasklet_page_pool03_slow)
+	say "modelled L1D misses per element: fast path ${fast:-none}, slow path ${slow:-none}"
+	awk -v f="$fast" -v s="$slow" 'BEGIN { exit !(f != "" && s != "" && f < 0.05 && s > 10) }' ||
+		ok=1
+	# make perf's table, a third boot: the fast path's functions of
+	# half an instruction per element or more, as the first boot's
+	rm -rf "$LOGDIR"/profile-perf
+	make -s -C "$BENCH_TOP" perf KERNEL="$1" PROFILE=1 \
+		TEST=tasklet_page_pool01_fast_path OUT="$LOGDIR/profile-perf" \
+		>"$LOGDIR/profile-perf.out" 2>"$LOGDIR/profile-perf.err" ||
+		{ sed 's/^/  /' "$LOGDIR/profile-perf.err" >&2; return 1; }
+	sed 's/^/  /' "$LOGDIR/profile-perf.out" >&2
+	awk '$1 !~ /^[(]/ && $1 != "total" && $2 ~ /^[0-9.]+$/ && $2 >= 0.5 {
+		print "tasklet_page_pool01_fast_path", $1, $2, $4, $5, $6, $7, $8, $9
+	}' "$LOGDIR/profile-perf.out" | sort >"$LOGDIR/profile-perf.fn"
+	grep '^tasklet_page_pool01_fast_path ' "$LOGDIR/profile-1.fn" \
+		>"$LOGDIR/profile-1-fast.fn"
+	grep -q '^total (' "$LOGDIR/profile-perf.out" &&
+		[ -s "$LOGDIR/profile-perf.fn" ] &&
+		cmp -s "$LOGDIR/profile-perf.fn" "$LOGDIR/profile-1-fast.fn" ||
+		{ say "make perf PROFILE=1: no table, or not the functions of make run's profile"; diff "$LOGDIR/profile-1-fast.fn" "$LOGDIR/profile-perf.fn" >&2; ok=1; }
+	return $ok
 }

@@ -668,6 +668,13 @@ side_lane() {
 	use_kernel "$1"
 	lane_step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing boot is retried" \
 		runner_contract
+	case " $KERNELS " in
+	*" 6.12 "*)
+		[ "$SUITE_ICOUNT" = 1 ] &&
+			lane_step "PROFILE=1 on 6.12, two boots: each test's profile agrees with its TSC instructions within 0.05 per element, the same on both, warm fast path without L1D misses, the slow path with many; make perf PROFILE=1 the same functions" \
+				profile_check 6.12
+		;;
+	esac
 	if icount_beside 7.2; then
 		use_kernel 7.2
 		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o, the regression gate" \

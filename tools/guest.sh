@@ -149,8 +149,14 @@ accel_args="-accel tcg"
 [ -n "$icount" ] && accel_args="$accel_args -icount shift=0,sleep=off"
 # The plugin writes its profile when QEMU exits: a boot tried again
 # overwrites the last one's.
-[ -n "$plugin" ] &&
+# With one CPU the kernel patches its LOCK prefixes away (SMP
+# alternatives), the modules' too: noreplace-smp keeps them, so that
+# the profile counts the atomics an SMP machine executes.  The prefix
+# is a prefix either way: no instruction count moves.
+if [ -n "$plugin" ]; then
 	accel_args="$accel_args -plugin file=$plugin,out=$outdir/profile.raw"
+	append="$append noreplace-smp"
+fi
 [ "$accel" = kvm ] && accel_args="-accel kvm"
 
 # Boots the guest once; sets qemu_rc (124: time limit).  Under KVM QEMU

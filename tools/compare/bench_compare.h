@@ -68,6 +68,28 @@ enum load_stat {
 	LOAD_MEDIAN,
 };
 
+/*
+ * The counts of the exact profile (QEMU -icount, tools/profile) that a
+ * results file of format 4 gives per test and per function, per
+ * element. They are kept in thousandths, whole numbers, so that sums,
+ * medians and differences are exact.
+ */
+enum prof_count {
+	PROF_INSNS,
+	PROF_LOADS,
+	PROF_STORES,
+	PROF_ATOMICS,
+	PROF_L1I_MISS,
+	PROF_L1D_MISS,
+	PROF_LLC_MISS,
+	NR_PROF_COUNTS,
+};
+
+extern const char * const *const prof_keys;	/* insns, ...: results.c */
+
+#define PROF_DECIMALS		3	/* of every count in the file */
+#define PROF_MILLI_MAX		9007199254740991ULL	/* 2^53 - 1: exact */
+
 struct vec {
 	double *v;
 	size_t n;
@@ -149,6 +171,8 @@ struct strtab {
 };
 
 size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
+bool strtab_find(const struct strtab *t, const void *s, size_t len,
+		 size_t *id);
 void strtab_free(struct strtab *t);
 
 /* ------------------------------------------------------------------ */
@@ -198,6 +222,8 @@ struct load {
 	enum clock clock;
 	bool dmesg;		/* from kernel log lines, not a results block */
 	size_t values;		/* tests it gave a value for */
+	size_t profiles;	/* tests it gave a profile for (prof: lines) */
+	size_t caches;		/* 1 + number of its profile: line, or 0 */
 	size_t env;		/* 1 + number of its environment, or 0 */
 	const char *file;	/* where it starts */
 	unsigned long line;
@@ -211,6 +237,30 @@ struct dmesg_seen {
 	bool full;		/* from a complete Type: line */
 };
 
+/* One function's counts in one load's profile of a test. */
+struct prof_fn {
+	size_t fn;			/* number in the set's fns */
+	unsigned long line;		/* of its prof_fn: line */
+	double count[NR_PROF_COUNTS];	/* thousandths per element */
+};
+
+/* A test's profile in one load: a prof: line and its prof_fn: lines. */
+struct prof_load {
+	size_t load;			/* 1 + index of the load */
+	unsigned long line;		/* of the prof: line */
+	double total[NR_PROF_COUNTS];	/* thousandths per element */
+	struct prof_fn *fns;		/* sorted by fn once all are read */
+	size_t nr_fns;
+	size_t cap_fns;
+};
+
+/* The profiled loads of a test on one side. */
+struct prof_side {
+	struct prof_load *loads;
+	size_t nr;
+	size_t cap;
+};
+
 struct bench_test {
 	char *name;
 	struct series val[NR_SIDES][NR_METRICS];	/* per load */
@@ -218,6 +268,8 @@ struct bench_test {
 	size_t last_res_load;	/* 1 + load index of its last value */
 	struct dmesg_seen dmesg;
 	unsigned long last_line;
+	struct prof_side prof[NR_SIDES];
+	size_t last_prof_load;	/* 1 + load index of its last prof: line */
 };
 
 struct bench_set {
@@ -232,6 +284,8 @@ struct bench_set {
 	struct strtab env_vals;
 	struct strtab envs;	/* each distinct environment: env_kv[] */
 	struct strtab paths;	/* the names of the files read */
+	struct strtab fns;	/* the functions of the profiles */
+	struct strtab caches;	/* the cache geometries of profile: lines */
 	enum clock clock;	/* of every load, once check_clocks() agreed */
 };
 

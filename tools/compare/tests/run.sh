@@ -258,6 +258,7 @@ error_cases() {
 		data/empty.txt "$B1" -- data/noise.log
 	strict_cases "$1"
 	clock_cases "$1"
+	profile_cases "$1"
 	U=data/upstream_err.txt
 	$1 "upstream's trimmed line cut short" 2 \
 		"bench-compare: $U:1: truncated legacy line: no ns" "$U" "$A1"
@@ -364,6 +365,73 @@ strict_cases() {
 	$1 "format 3: end: counts that disagree" 2 \
 		"bench-compare: data/f3_count.txt:19: end: line says tests=3, the block has 2 test: lines (cut short?)" \
 		data/f3_count.txt data/f3_after.txt
+}
+
+# The exact profile of format 4: each malformed or misplaced line of
+# data/f4_err.txt and data/f4_err2.txt is refused on its own, FILE:LINE.
+profile_cases() {
+	P=data/f4_err.txt
+	Q=data/f4_err2.txt
+	$1 "profile: a function given twice for a test in one load" 2 \
+		"bench-compare: $P:13: prof_fn: test pa: function f1 given twice in this block (also at line 12)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof: line given twice for a test in one load" 2 \
+		"bench-compare: $P:14: prof: test pa given twice in this block (also at line 11)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof: line of a test without a test: line" 2 \
+		"bench-compare: $P:15: prof: test nosuch has no test: line in this block" \
+		"$P" data/f4_one.txt
+	$1 "profile: a count without its three decimals" 2 \
+		"bench-compare: $P:16: prof: test pb: bad number in insns=1.5 (a count per element has 3 decimals)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a count out of range" 2 \
+		"bench-compare: $P:17: prof: test pb: number out of range in insns=99999999999999999.000" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof: line without one of its counts" 2 \
+		"bench-compare: $P:18: prof: test pc: no llc_miss= (format 4 always has it: cut short?)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a test profiled in no window" 2 \
+		"bench-compare: $P:19: prof: test pd: windows=0 (a profiled test ran in a window)" \
+		"$P" data/f4_one.txt
+	$1 "profile: functions that do not add up to the test (a prof_fn: line lost)" 2 \
+		"bench-compare: $P:20: prof: test pe: its functions' insns add up to 4.000, not 10.000 (a prof_fn: line lost?)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a function that is no kernel symbol" 2 \
+		"bench-compare: $P:23: prof_fn: test pg: fn=bad/name is no function (a kernel symbol, [module] after it, or ?)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof_fn: line away from its test's prof: line" 2 \
+		"bench-compare: $P:24: prof_fn: test pa after other tests' prof: lines (its prof_fn: lines follow its prof: line)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a test: line after the prof: lines" 2 \
+		"bench-compare: $P:25: test: line after the block's prof: lines (format 4 profiles follow every test: line)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a second profile: line in one load" 2 \
+		"bench-compare: $P:26: profile: line given twice in its block" \
+		"$P" data/f4_one.txt
+	$1 "profile: a test of a format 4 load without its prof: line" 2 \
+		"bench-compare: $Q:9: test qb has no prof: line (format 4 profiles every test of its block)" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof_fn: line before its test's prof: line" 2 \
+		"bench-compare: $Q:14: prof_fn: test ra before its prof: line" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof: line of a test of another load only" 2 \
+		"bench-compare: $Q:17: prof: test qa has no test: line in this block" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a format 4 load without its profile: line" 2 \
+		"bench-compare: $Q:18: format 4 block without a profile: line" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof: line in a format 3 block" 2 \
+		"bench-compare: $Q:23: prof: line in a format 3 block (profiles come with format 4)" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof_fn: line after the end: line" 2 \
+		"bench-compare: $Q:25: prof_fn: line after the end: line of its block" \
+		"$Q" data/f4_one.txt
+	$1 "profile: the profile: line after the prof: lines" 2 \
+		"bench-compare: $Q:32: profile: line after the block's prof: lines" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a malformed profile: line" 2 \
+		"bench-compare: $Q:38: bad profile: line: expected \"profile: l1i=SIZE:WAYS l1d=SIZE:WAYS llc=SIZE:WAYS line=BYTES\"" \
+		"$Q" data/f4_one.txt
 }
 
 # Issue 14: numbers of two clocks are never compared.
@@ -1076,6 +1144,30 @@ t_json_hostile() {
 	ok_if "$ok" "-f json: quotes, backslashes and UTF-8 in names and values come back as they were"
 }
 
+t_format4() {
+	bc data/f4_before.txt data/f4_after.txt
+	row_is "$FAST" "79.150 82.150 - - - -" &&
+		row_is tasklet_page_pool02_ptr_ring "165.716 165.716 - - - -" &&
+		has out '^loads: before 3, after 3;' &&
+		! grep -q '^environment differs' "$tmp/out"
+	ok_if $? "format 4: three profiled blocks a side, one load each; profile: is no environment"
+}
+
+# Formats 1 and 2 have no end: line: a log may follow them, so the
+# profile's lines there, as in a dmesg log, are not read (as before).
+t_profile_ignored() {
+	printf 'format: bench_page_pool_simple 1\ntest: name=x cycles_per_elem=2\nprof: name=x bogus\nprof_fn: ?\nprofile: anything\n' \
+		>"$tmp/f1prof.txt"
+	printf 'profile: kernel profiling enabled\nprof: x\ntime_bench: Type:x Per elem: 100 cycles(tsc) 50.000 ns (step:0) - (measurement period time:0.000000500 sec time_interval:500) - (invoke count:10 tsc_interval:1000)\n' \
+		>"$tmp/prof.log"
+	bc "$tmp/f1prof.txt" -- "$tmp/f1prof.txt" "$tmp/prof.log"
+	ok=0
+	rc_is 0 || ok=1
+	[ -s "$tmp/err" ] && { diag "stderr not empty"; ok=1; }
+	grep -q '^profile' "$tmp/out" && { diag "a profile from format 1"; ok=1; }
+	ok_if "$ok" "profile lines in format 1 blocks and in logs: not read, no error"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -1094,7 +1186,8 @@ t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
 t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
-t_upstream_script t_seed_org t_org_formula t_json t_json_hostile"
+t_upstream_script t_seed_org t_org_formula t_json t_json_hostile
+t_format4 t_profile_ignored"
 
 nr_errors=0
 count_case() {

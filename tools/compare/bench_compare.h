@@ -6,8 +6,9 @@
  * util.c (memory, numbers, strings), input.c (files, lines and loads)
  * with results.c (results files) and dmesg.c (kernel log lines) behind
  * it, env.c (environment fingerprints), stats.c (pure statistics),
- * compare.c (one row per test), table.c (text, markdown and org
- * tables), plot.c (gnuplot) and main.c (command line).
+ * compare.c (one row per test), profile.c (the exact profiles of a
+ * row), table.c (text, markdown and org tables), json.c, plot.c
+ * (gnuplot) and main.c (command line).
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -86,9 +87,12 @@ enum prof_count {
 };
 
 extern const char * const *const prof_keys;	/* insns, ...: results.c */
+extern const char * const prof_labels[NR_PROF_COUNTS];	/* instructions */
 
 #define PROF_DECIMALS		3	/* of every count in the file */
 #define PROF_MILLI_MAX		9007199254740991ULL	/* 2^53 - 1: exact */
+/* A count moved: half an event per element (profile.c says why) */
+#define PROF_MOVED_MILLI	500
 
 struct vec {
 	double *v;
@@ -342,9 +346,33 @@ struct metric_cmp {
 	int decimals;		/* shown */
 };
 
+/* Medians over each side's profiled loads, and after - before. */
+struct prof_counts {
+	double before[NR_PROF_COUNTS];	/* thousandths per element */
+	double after[NR_PROF_COUNTS];
+	double diff[NR_PROF_COUNTS];
+};
+
+/* A function whose counts moved. */
+struct prof_moved {
+	const char *fn;
+	struct prof_counts c;
+};
+
+/* The profiles of a row's test, compared. */
+struct prof_cmp {
+	size_t loads[NR_SIDES];		/* profiled loads */
+	struct prof_counts total;	/* of the prof: lines */
+	struct prof_moved *moved;	/* by |instructions diff|, then name */
+	size_t nr_moved;
+	size_t nr_fns;			/* functions compared */
+	int decimals;			/* shown: one more for a half unit */
+};
+
 struct row {
 	const struct bench_test *test;
 	struct metric_cmp m[NR_METRICS];
+	struct prof_cmp *prof;	/* NULL: not profiled on both sides */
 	/* % change: the shift of @pct_of in % of its before; NAN if none */
 	double pct;
 	enum metric pct_of;
@@ -361,11 +389,23 @@ struct comparison {
 	enum load_stat load_stat;
 	enum clock clock;	/* the unit of the cycles metric */
 	size_t loads[NR_SIDES];	/* with values, per side */
+	size_t prof_loads[NR_SIDES];	/* with a profile, per side */
+	size_t prof_rows;	/* rows profiled on both sides */
+	size_t prof_moved_rows;	/* of them, rows with a function moved */
+	const char *caches;	/* the profiled loads' caches, if all alike */
+	const struct load *caches_differ[2];	/* two that differ, or NULL */
 };
 
 void compare_build(const struct bench_set *set, double alpha,
 		   enum load_stat load_stat, struct comparison *cmp);
 void compare_free(struct comparison *cmp);
+
+/* ------------------------------------------------------------------ */
+/* profile.c */
+
+bool prof_has_moved(const double diff[NR_PROF_COUNTS]);
+void profile_build(const struct bench_set *set, struct comparison *cmp);
+void profile_free(struct comparison *cmp);
 
 /* ------------------------------------------------------------------ */
 /* table.c */

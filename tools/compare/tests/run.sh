@@ -1153,6 +1153,68 @@ t_format4() {
 	ok_if $? "format 4: three profiled blocks a side, one load each; profile: is no environment"
 }
 
+# The exact profile (format 4), 3 loads a side: after, the fast path's
+# page_pool_put_unrefed_page runs 3 more instructions per element; its
+# other functions, the ptr_ring test and interrupt work (about 0.02 per
+# element, in one load or another) do not move.
+t_profile_ab() {
+	ok=0
+	for f in txt md org; do
+		case "$f" in
+		txt) fmt=text ;;
+		md) fmt=markdown ;;
+		*) fmt=org ;;
+		esac
+		bc -f "$fmt" data/f4_before.txt data/f4_after.txt
+		same_as "expected/f4.$f" || ok=1
+	done
+	bc data/f4_before.txt data/f4_after.txt
+	sed -n '/^profile: /,$p' "$tmp/out" >"$tmp/prof"
+	grep -q ptr_ring "$tmp/prof" && { diag "the ptr_ring test in the profile"; ok=1; }
+	grep -q '\<cycles\>' "$tmp/prof" && { diag "cycles in the profile"; ok=1; }
+	grep -qxF "$FAST (3/3 profiled loads): instructions 78.002 -> 81.002" "$tmp/prof" ||
+		{ diag "no heading of $FAST"; ok=1; }
+	# the functions: from the header line to the blank line
+	awk '/^function / { t = 1; next } t && /^$/ { exit } t' "$tmp/prof" >"$tmp/fns"
+	[ "$(wc -l <"$tmp/fns")" -eq 1 ] || { diag "$(wc -l <"$tmp/fns") function rows, want 1"; ok=1; }
+	grep -q '^page_pool_put_unrefed_page  *34\.002  *37\.002  *+3\.000\(  *+0\.000\)\{6\}$' "$tmp/fns" ||
+		{ diag "function row: $(cat "$tmp/fns")"; ok=1; }
+	ok_if "$ok" "profile A/B: page_pool_put_unrefed_page +3.000 instructions, nothing else moved, in text, markdown and org"
+}
+
+t_profile_aa() {
+	ok=0
+	for after in data/f4_aa.txt data/f4_before.txt; do
+		bc data/f4_before.txt "$after"
+		rc_is 0 || ok=1
+		hasx out "profile: no function moved (2 tests profiled on both sides)" || ok=1
+		[ "$(grep -c '^profile' "$tmp/out")" -eq 1 ] ||
+			{ diag "more than one profile line against $after"; ok=1; }
+	done
+	ok_if "$ok" "profile A/A (interrupt work of 0.02 in other loads, or the same loads): one line, no function moved"
+}
+
+# A side without profiles: said in one line; and the profile: line is no
+# environment (format 3 loads have none).
+t_profile_one_side() {
+	ok=0
+	sed -e '/^profile: /d' -e '/^prof: /d' -e '/^prof_fn: /d' \
+		-e 's/^format: bench_page_pool_simple 4$/format: bench_page_pool_simple 3/' \
+		data/f4_before.txt >"$tmp/f3.txt"
+	bc "$tmp/f3.txt" data/f4_after.txt
+	rc_is 0 || ok=1
+	hasx out "profile: only after has an exact profile (QEMU -icount, tools/profile), in 3 loads: nothing to compare" ||
+		ok=1
+	grep -q '^environment differs' "$tmp/out" && { diag "$(grep '^environment' "$tmp/out")"; ok=1; }
+	has out "^$FAST  *79\.150  *82\.150  *+3\.000 " || ok=1
+	bc data/f4_one.txt "$tmp/f3.txt"
+	hasx out "profile: only before has an exact profile (QEMU -icount, tools/profile), in 1 load: nothing to compare" ||
+		ok=1
+	bc -f json "$tmp/f3.txt" data/f4_after.txt
+	jq_is "no profile" 'all(.rows[]; has("profile") | not)' || ok=1
+	ok_if "$ok" "profile on one side only: one line, no environment difference, no JSON profile"
+}
+
 # Formats 1 and 2 have no end: line: a log may follow them, so the
 # profile's lines there, as in a dmesg log, are not read (as before).
 t_profile_ignored() {
@@ -1166,6 +1228,26 @@ t_profile_ignored() {
 	[ -s "$tmp/err" ] && { diag "stderr not empty"; ok=1; }
 	grep -q '^profile' "$tmp/out" && { diag "a profile from format 1"; ok=1; }
 	ok_if "$ok" "profile lines in format 1 blocks and in logs: not read, no error"
+}
+
+t_profile_json() {
+	if ! command -v jq >/dev/null 2>&1; then
+		ktap_test_fail "-f json profiles parse with jq (jq not installed: make check needs it)"
+		return
+	fi
+	ok=0
+	bc -f json data/f4_before.txt data/f4_after.txt
+	rc_is 0 || ok=1
+	jq_is "profiled loads" 'all(.rows[]; .profile.profiled_loads == {"before": 3, "after": 3})' || ok=1
+	jq_is totals '.rows[0].profile.totals.insns == {"before": 78.002, "after": 81.002, "diff": 3} and ([.rows[0].profile.totals[] | .diff] == [3, 0, 0, 0, 0, 0, 0]) and (.rows[0].profile.totals | keys_unsorted) == ["insns", "loads", "stores", "atomics", "l1i_miss", "l1d_miss", "llc_miss"]' ||
+		ok=1
+	jq_is moved '.rows[0].profile.moved | length == 1 and .[0].function == "page_pool_put_unrefed_page" and .[0].counts.insns == {"before": 34.002, "after": 37.002, "diff": 3} and ([.[0].counts[] | .diff] == [3, 0, 0, 0, 0, 0, 0])' ||
+		ok=1
+	jq_is "ptr_ring" '.rows[1].test == "tasklet_page_pool02_ptr_ring" and .rows[1].profile.moved == [] and .rows[1].profile.totals.insns.diff == 0' ||
+		ok=1
+	bc -f json data/f4_before.txt data/f4_aa.txt
+	jq_is "A/A" 'all(.rows[]; .profile.moved == [])' || ok=1
+	ok_if "$ok" "-f json: per row a profile of totals and moved functions, read back by jq"
 }
 
 t_nothing_common() {
@@ -1187,7 +1269,8 @@ t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
 t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
 t_upstream_script t_seed_org t_org_formula t_json t_json_hostile
-t_format4 t_profile_ignored"
+t_format4 t_profile_ignored t_profile_ab t_profile_aa t_profile_one_side
+t_profile_json"
 
 nr_errors=0
 count_case() {

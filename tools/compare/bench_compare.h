@@ -6,8 +6,9 @@
  * util.c (memory, numbers, strings), input.c (files, lines and loads)
  * with results.c (results files) and dmesg.c (kernel log lines) behind
  * it, env.c (environment fingerprints), stats.c (pure statistics),
- * compare.c (one row per test), table.c (text, markdown and org
- * tables), plot.c (gnuplot) and main.c (command line).
+ * compare.c (one row per test), profile.c (the exact profiles of a
+ * row), table.c (text, markdown and org tables), json.c, plot.c
+ * (gnuplot) and main.c (command line).
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -67,6 +68,31 @@ enum load_stat {
 	LOAD_MIN,
 	LOAD_MEDIAN,
 };
+
+/*
+ * The counts of the exact profile (QEMU -icount, tools/profile) that a
+ * results file of format 4 gives per test and per function, per
+ * element. They are kept in thousandths, whole numbers, so that sums,
+ * medians and differences are exact.
+ */
+enum prof_count {
+	PROF_INSNS,
+	PROF_LOADS,
+	PROF_STORES,
+	PROF_ATOMICS,
+	PROF_L1I_MISS,
+	PROF_L1D_MISS,
+	PROF_LLC_MISS,
+	NR_PROF_COUNTS,
+};
+
+extern const char * const *const prof_keys;	/* insns, ...: results.c */
+extern const char * const prof_labels[NR_PROF_COUNTS];	/* instructions */
+
+#define PROF_DECIMALS		3	/* of every count in the file */
+#define PROF_MILLI_MAX		9007199254740991ULL	/* 2^53 - 1: exact */
+/* A count moved: half an event per element (profile.c says why) */
+#define PROF_MOVED_MILLI	500
 
 struct vec {
 	double *v;
@@ -149,6 +175,8 @@ struct strtab {
 };
 
 size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
+bool strtab_find(const struct strtab *t, const void *s, size_t len,
+		 size_t *id);
 void strtab_free(struct strtab *t);
 
 /* ------------------------------------------------------------------ */
@@ -198,6 +226,8 @@ struct load {
 	enum clock clock;
 	bool dmesg;		/* from kernel log lines, not a results block */
 	size_t values;		/* tests it gave a value for */
+	size_t profiles;	/* tests it gave a profile for (prof: lines) */
+	size_t caches;		/* 1 + number of its profile: line, or 0 */
 	size_t env;		/* 1 + number of its environment, or 0 */
 	const char *file;	/* where it starts */
 	unsigned long line;
@@ -211,6 +241,30 @@ struct dmesg_seen {
 	bool full;		/* from a complete Type: line */
 };
 
+/* One function's counts in one load's profile of a test. */
+struct prof_fn {
+	size_t fn;			/* number in the set's fns */
+	unsigned long line;		/* of its prof_fn: line */
+	double count[NR_PROF_COUNTS];	/* thousandths per element */
+};
+
+/* A test's profile in one load: a prof: line and its prof_fn: lines. */
+struct prof_load {
+	size_t load;			/* 1 + index of the load */
+	unsigned long line;		/* of the prof: line */
+	double total[NR_PROF_COUNTS];	/* thousandths per element */
+	struct prof_fn *fns;		/* sorted by fn once all are read */
+	size_t nr_fns;
+	size_t cap_fns;
+};
+
+/* The profiled loads of a test on one side. */
+struct prof_side {
+	struct prof_load *loads;
+	size_t nr;
+	size_t cap;
+};
+
 struct bench_test {
 	char *name;
 	struct series val[NR_SIDES][NR_METRICS];	/* per load */
@@ -218,6 +272,8 @@ struct bench_test {
 	size_t last_res_load;	/* 1 + load index of its last value */
 	struct dmesg_seen dmesg;
 	unsigned long last_line;
+	struct prof_side prof[NR_SIDES];
+	size_t last_prof_load;	/* 1 + load index of its last prof: line */
 };
 
 struct bench_set {
@@ -232,6 +288,8 @@ struct bench_set {
 	struct strtab env_vals;
 	struct strtab envs;	/* each distinct environment: env_kv[] */
 	struct strtab paths;	/* the names of the files read */
+	struct strtab fns;	/* the functions of the profiles */
+	struct strtab caches;	/* the cache geometries of profile: lines */
 	enum clock clock;	/* of every load, once check_clocks() agreed */
 };
 
@@ -288,9 +346,33 @@ struct metric_cmp {
 	int decimals;		/* shown */
 };
 
+/* Medians over each side's profiled loads, and after - before. */
+struct prof_counts {
+	double before[NR_PROF_COUNTS];	/* thousandths per element */
+	double after[NR_PROF_COUNTS];
+	double diff[NR_PROF_COUNTS];
+};
+
+/* A function whose counts moved. */
+struct prof_moved {
+	const char *fn;
+	struct prof_counts c;
+};
+
+/* The profiles of a row's test, compared. */
+struct prof_cmp {
+	size_t loads[NR_SIDES];		/* profiled loads */
+	struct prof_counts total;	/* of the prof: lines */
+	struct prof_moved *moved;	/* by |instructions diff|, then name */
+	size_t nr_moved;
+	size_t nr_fns;			/* functions compared */
+	int decimals;			/* shown: one more for a half unit */
+};
+
 struct row {
 	const struct bench_test *test;
 	struct metric_cmp m[NR_METRICS];
+	struct prof_cmp *prof;	/* NULL: not profiled on both sides */
 	/* % change: the shift of @pct_of in % of its before; NAN if none */
 	double pct;
 	enum metric pct_of;
@@ -307,11 +389,23 @@ struct comparison {
 	enum load_stat load_stat;
 	enum clock clock;	/* the unit of the cycles metric */
 	size_t loads[NR_SIDES];	/* with values, per side */
+	size_t prof_loads[NR_SIDES];	/* with a profile, per side */
+	size_t prof_rows;	/* rows profiled on both sides */
+	size_t prof_moved_rows;	/* of them, rows with a function moved */
+	const char *caches;	/* the profiled loads' caches, if all alike */
+	const struct load *caches_differ[2];	/* two that differ, or NULL */
 };
 
 void compare_build(const struct bench_set *set, double alpha,
 		   enum load_stat load_stat, struct comparison *cmp);
 void compare_free(struct comparison *cmp);
+
+/* ------------------------------------------------------------------ */
+/* profile.c */
+
+bool prof_has_moved(const double diff[NR_PROF_COUNTS]);
+void profile_build(const struct bench_set *set, struct comparison *cmp);
+void profile_free(struct comparison *cmp);
 
 /* ------------------------------------------------------------------ */
 /* table.c */

@@ -7,7 +7,8 @@
  * samples: the medians show where each side lies, the Hodges-Lehmann
  * shift and its interval how far after lies from before, and a
  * Mann-Whitney U test per row, with Holm-Bonferroni over the rows of
- * the table, whether that is more than the loads' own scatter.
+ * the table, whether that is more than the loads' own scatter. The
+ * exact profiles of the rows are compared by profile.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -129,6 +130,7 @@ void compare_build(const struct bench_set *set, double alpha,
 		cmp->loads[set->loads[i].side] += set->loads[i].values > 0;
 	m = pick_rows(set, cmp);
 	cmp->nr = m;
+	profile_build(set, cmp);
 	if (!m)
 		return;
 	p_raw = xcalloc(m, sizeof(*p_raw));
@@ -156,6 +158,7 @@ void compare_free(struct comparison *cmp)
 	size_t i;
 	int m, s;
 
+	profile_free(cmp);
 	for (i = 0; i < cmp->nr; i++) {
 		for (m = 0; m < NR_METRICS; m++) {
 			for (s = 0; s < NR_SIDES; s++)

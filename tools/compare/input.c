@@ -24,18 +24,38 @@
 
 #include "input.h"
 
+static void vparse_error(struct parse_ctx *ctx, unsigned long line,
+			 const char *fmt, va_list ap) __printf(3, 0);
+
+static void vparse_error(struct parse_ctx *ctx, unsigned long line,
+			 const char *fmt, va_list ap)
+{
+	ctx->errors++;
+	if (ctx->errors > MAX_ERRORS)
+		return;
+	fprintf(stderr, PROG ": %s:%lu: ", ctx->file, line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void parse_error(struct parse_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
-	ctx->errors++;
-	if (ctx->errors > MAX_ERRORS)
-		return;
-	fprintf(stderr, PROG ": %s:%lu: ", ctx->file, ctx->lineno);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vparse_error(ctx, ctx->lineno, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+/* An error of an earlier line @line, found only now. */
+void parse_error_at(struct parse_ctx *ctx, unsigned long line,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vparse_error(ctx, line, fmt, ap);
+	va_end(ap);
 }
 
 struct echo echo(const char *s)
@@ -308,6 +328,15 @@ int read_input(struct bench_set *set, enum side side, const char *path)
 	return read_file(set, side, path);
 }
 
+static void prof_side_free(struct prof_side *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nr; i++)
+		free(ps->loads[i].fns);
+	free(ps->loads);
+}
+
 void free_set(struct bench_set *set)
 {
 	size_t i;
@@ -317,6 +346,7 @@ void free_set(struct bench_set *set)
 		for (s = 0; s < NR_SIDES; s++) {
 			for (m = 0; m < NR_METRICS; m++)
 				series_free(&set->tests[i].val[s][m]);
+			prof_side_free(&set->tests[i].prof[s]);
 		}
 	}
 	free(set->tests);
@@ -326,6 +356,8 @@ void free_set(struct bench_set *set)
 	strtab_free(&set->env_vals);
 	strtab_free(&set->envs);
 	strtab_free(&set->paths);
+	strtab_free(&set->fns);
+	strtab_free(&set->caches);
 	memset(set, 0, sizeof(*set));
 }
 

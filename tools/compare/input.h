@@ -19,6 +19,14 @@ struct results_block {
 	size_t skips;		/* its skip: lines so far */
 	bool has_clock;		/* its clock: line was read */
 	bool ended;		/* format 3: its end: line was read */
+	size_t stored;		/* its test: lines taken */
+	/* format 4: its profile */
+	bool has_caches;	/* its profile: line was read */
+	bool prof_started;	/* a prof: or prof_fn: line came */
+	bool prof_bad;		/* the last prof: line was refused */
+	bool prof_fn_bad;	/* a prof_fn: line of its group was */
+	size_t profiled;	/* its prof: lines taken */
+	size_t prof_test;	/* 1 + index of the last one's test, or 0 */
 };
 
 /* One input file being read. */
@@ -49,6 +57,8 @@ struct echo {
 struct echo echo(const char *s);
 
 void parse_error(struct parse_ctx *ctx, const char *fmt, ...) __printf(2, 3);
+void parse_error_at(struct parse_ctx *ctx, unsigned long line,
+		    const char *fmt, ...) __printf(3, 4);
 bool data_line_ok(struct parse_ctx *ctx, const char *line, const char *what);
 bool name_ok(struct parse_ctx *ctx, const char *name, size_t len);
 size_t new_load(struct parse_ctx *ctx);

@@ -136,6 +136,50 @@ static void put_metric(const char *unit, const struct metric_cmp *mc,
 	putchar('}');
 }
 
+/* {"insns": {"before": B, "after": A, "diff": D}, ...} of @pc's counts */
+static void put_counts_of(const struct prof_counts *pc, int decimals)
+{
+	int c;
+
+	putchar('{');
+	for (c = 0; c < NR_PROF_COUNTS; c++) {
+		printf("%s\"%s\": {\"before\": ", c ? ", " : "", prof_keys[c]);
+		put_num(pc->before[c] / 1000, decimals);
+		printf(", \"after\": ");
+		put_num(pc->after[c] / 1000, decimals);
+		printf(", \"diff\": ");
+		put_num(pc->diff[c] / 1000, decimals);
+		putchar('}');
+	}
+	putchar('}');
+}
+
+/*
+ * "profile": {"profiled_loads": {...}, "totals": COUNTS, "moved":
+ * [{"function": F, "counts": COUNTS}...]}, of a row profiled on both
+ * sides only.
+ */
+static void put_profile(const struct prof_cmp *pc)
+{
+	size_t i;
+
+	if (!pc)
+		return;
+	printf(", \"profile\": {\"profiled_loads\": ");
+	printf("{\"before\": %zu, \"after\": %zu}, \"totals\": ",
+	       pc->loads[SIDE_BEFORE], pc->loads[SIDE_AFTER]);
+	put_counts_of(&pc->total, pc->decimals);
+	printf(", \"moved\": [");
+	for (i = 0; i < pc->nr_moved; i++) {
+		printf("%s{\"function\": ", i ? ", " : "");
+		put_str(pc->moved[i].fn);
+		printf(", \"counts\": ");
+		put_counts_of(&pc->moved[i].c, pc->decimals);
+		putchar('}');
+	}
+	printf("]}");
+}
+
 static const char * const verdict_names[] = {
 	[VERDICT_NA] = "n/a",
 	[VERDICT_NOISE] = "noise",
@@ -163,6 +207,7 @@ static void put_row(const struct comparison *cmp, const struct row *r)
 		printf("%zu", r->need);
 	else
 		fputs("null", stdout);
+	put_profile(r->prof);
 	putchar('}');
 }
 

@@ -6,6 +6,9 @@
  * "format: bench_page_pool_simple N" opens a block, which is one load;
  * format 3 closes it with "end: tests=T skips=S". Its header lines are
  * the load's environment, each "test:" line one test's repetitions.
+ * Format 4 adds, after the test: lines, the exact profile: its caches
+ * ("profile:"), per test its counts ("prof:") and per function those
+ * of the function ("prof_fn:").
  * A line is taken whole or refused: cut short, a field missing that
  * format 3 always writes, a number that is no number or out of range,
  * counts that disagree, are errors.
@@ -104,6 +107,33 @@ static const struct {
 	{ "mitigations", HDR_WORDS },
 };
 
+/*
+ * The fields of prof: and prof_fn: lines: the test, the function or the
+ * test's window count, then the counts, in the order of enum prof_count.
+ */
+enum prof_field {
+	PF_NAME,
+	PF_FN,
+	PF_WINDOWS,
+	PF_COUNT,
+	NR_PROF_FIELDS = PF_COUNT + NR_PROF_COUNTS,
+};
+
+static const char * const prof_fields[NR_PROF_FIELDS] = {
+	[PF_NAME] = "name",
+	[PF_FN] = "fn",
+	[PF_WINDOWS] = "windows",
+	[PF_COUNT + PROF_INSNS] = "insns",
+	[PF_COUNT + PROF_LOADS] = "loads",
+	[PF_COUNT + PROF_STORES] = "stores",
+	[PF_COUNT + PROF_ATOMICS] = "atomics",
+	[PF_COUNT + PROF_L1I_MISS] = "l1i_miss",
+	[PF_COUNT + PROF_L1D_MISS] = "l1d_miss",
+	[PF_COUNT + PROF_LLC_MISS] = "llc_miss",
+};
+
+const char * const *const prof_keys = prof_fields + PF_COUNT;
+
 /* One test: line, its fields split, its numbers read. */
 struct test_line {
 	const char *val[NR_FIELDS];
@@ -119,23 +149,93 @@ static bool starts(const char *line, const char *word)
 	return !strncmp(line, word, strlen(word));
 }
 
+static int cmp_prof_fn(const void *a, const void *b)
+{
+	const struct prof_fn *p = a, *q = b;
+
+	if (p->fn != q->fn)
+		return p->fn < q->fn ? -1 : 1;
+	return p->line < q->line ? -1 : p->line > q->line;
+}
+
 /*
- * Ends the open block: its environment is complete. A format 3 block
- * that never reached its end: line was cut short.
+ * Whether the functions' counts @fns of a test add up to its own counts
+ * @pl: each line's count was rounded to PROF_DECIMALS on its own, so
+ * they may differ by half a unit per line; a prof_fn: line lost in
+ * between would otherwise go unseen. False after an error.
  */
+static bool prof_sums_ok(struct parse_ctx *ctx, const char *name,
+			 const struct prof_load *pl)
+{
+	unsigned long long sum, total, d, x;
+	size_t i;
+	int c;
+
+	for (c = 0; c < NR_PROF_COUNTS; c++) {
+		char *got, *want;
+
+		for (sum = 0, i = 0; i < pl->nr_fns; i++) {
+			x = (unsigned long long)pl->fns[i].count[c];
+			sum = sum > ~0ULL - x ? ~0ULL : sum + x;
+		}
+		total = (unsigned long long)pl->total[c];
+		d = total > sum ? total - sum : sum - total;
+		if (d <= (pl->nr_fns + 1) / 2)
+			continue;
+		got = fmt_fixed((double)sum / 1000, PROF_DECIMALS, false);
+		want = fmt_fixed(pl->total[c] / 1000, PROF_DECIMALS, false);
+		parse_error_at(ctx, pl->line,
+			       "prof: test %s: its functions' %s add up to %s, not %s (a prof_fn: line lost?)",
+			       name, prof_keys[c], got, want);
+		free(got);
+		free(want);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Ends the prof: line's group of the open block, if any: its functions
+ * sorted, each at most once, and (@check, the group being whole) their
+ * counts adding up to the test's.
+ */
+static void close_prof(struct parse_ctx *ctx, bool check)
+{
+	struct results_block *b = &ctx->res;
+	struct bench_test *t;
+	struct prof_load *pl;
+	size_t i;
+
+	if (!b->prof_test)
+		return;
+	t = &ctx->set->tests[b->prof_test - 1];
+	b->prof_test = 0;
+	pl = &t->prof[ctx->side].loads[t->prof[ctx->side].nr - 1];
+	if (pl->nr_fns > 1)
+		qsort(pl->fns, pl->nr_fns, sizeof(*pl->fns), cmp_prof_fn);
+	for (i = 1; i < pl->nr_fns; i++) {
+		if (pl->fns[i].fn != pl->fns[i - 1].fn)
+			continue;
+		parse_error_at(ctx, pl->fns[i].line,
+			       "prof_fn: test %s: function %s given twice in this block (also at line %lu)",
+			       t->name, ctx->set->fns.str[pl->fns[i].fn],
+			       pl->fns[i - 1].line);
+		return;
+	}
+	if (check && !b->prof_fn_bad)
+		prof_sums_ok(ctx, t->name, pl);
+}
+
 static void close_block(struct parse_ctx *ctx)
 {
 	struct results_block *b = &ctx->res;
 
+	close_prof(ctx, false);
 	if (!b->ended)
 		env_close(ctx->set, &ctx->env, b->load);
-	if (b->format >= 3 && !b->ended) {
-		unsigned long at = ctx->lineno;
-
-		ctx->lineno = b->line;
-		parse_error(ctx, "results block cut short: no end: line");
-		ctx->lineno = at;
-	}
+	if (b->format >= 3 && !b->ended)
+		parse_error_at(ctx, b->line,
+			       "results block cut short: no end: line");
 	memset(b, 0, sizeof(*b));
 }
 
@@ -263,9 +363,13 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 	return false;
 }
 
-/* Splits "key=value ..." into @tl->val; false after an error. */
-static bool split_fields(struct parse_ctx *ctx, char *s,
-			 struct test_line *tl)
+/*
+ * Splits "key=value ..." at @s: the value of key @keys[i] into @val[i],
+ * other keys ignored (new fields are only ever added); false after an
+ * error.
+ */
+static bool split_words(struct parse_ctx *ctx, char *s,
+			const char * const *keys, int nr, const char **val)
 {
 	char *tok, *save;
 	int f;
@@ -280,16 +384,25 @@ static bool split_fields(struct parse_ctx *ctx, char *s,
 			return false;
 		}
 		*eq = '\0';
-		for (f = 0; f < NR_FIELDS && strcmp(tok, field_names[f]); f++)
+		for (f = 0; f < nr && strcmp(tok, keys[f]); f++)
 			;
-		if (f == NR_FIELDS)
+		if (f == nr)
 			continue;
-		if (tl->val[f]) {
+		if (val[f]) {
 			parse_error(ctx, "field %s= given twice", tok);
 			return false;
 		}
-		tl->val[f] = eq + 1;
+		val[f] = eq + 1;
 	}
+	return true;
+}
+
+/* Splits a test: line into @tl->val; false after an error. */
+static bool split_fields(struct parse_ctx *ctx, char *s,
+			 struct test_line *tl)
+{
+	if (!split_words(ctx, s, field_names, NR_FIELDS, tl->val))
+		return false;
 	tl->name = tl->val[F_NAME];
 	if (!tl->name || !*tl->name) {
 		parse_error(ctx, "test: line without name=");
@@ -478,6 +591,7 @@ static void store_test(struct parse_ctx *ctx, const struct test_line *tl)
 	}
 	t->last_res_load = ctx->res.load;
 	t->last_line = ctx->lineno;
+	ctx->res.stored++;
 	ctx->set->loads[ctx->res.load - 1].values++;
 	ctx->samples++;
 	for (m = 0; m < NR_METRICS; m++) {
@@ -511,11 +625,359 @@ static void parse_test(struct parse_ctx *ctx, char *s)
 	if (!in_block(ctx, "test:"))
 		return;
 	ctx->res.tests++;
+	if (ctx->res.prof_started) {
+		parse_error(ctx,
+			    "test: line after the block's prof: lines (format 4 profiles follow every test: line)");
+		return;
+	}
 	memset(&tl, 0, sizeof(tl));
 	if (split_fields(ctx, s, &tl) && read_test(ctx, &tl))
 		store_test(ctx, &tl);
 	for (m = 0; m < NR_METRICS; m++)
 		free(tl.rep[m].v);
+}
+
+/*
+ * Whether a line of the profile is read here: in a format 4 block, up
+ * to its end: line. After that line, and in format 3, which is whole
+ * without them (a tool wrote them without saying format 4), they would
+ * be lost unread: errors. A bad block's are not read either. Formats 1
+ * and 2 have no end: line, so what follows their blocks may be any log:
+ * there, as outside blocks, they are no results lines (results_line()).
+ */
+static bool prof_in_block(struct parse_ctx *ctx, const char *what)
+{
+	const struct results_block *b = &ctx->res;
+
+	if (b->format < 3)
+		return false;
+	if (b->ended) {
+		parse_error(ctx, "%s line after the end: line of its block",
+			    what);
+		return false;
+	}
+	if (b->format == 3) {
+		parse_error(ctx, "%s line in a format 3 block (profiles come with format 4)",
+			    what);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * "profile: l1i=SIZE:WAYS l1d=SIZE:WAYS llc=SIZE:WAYS line=BYTES": the
+ * caches the profile's misses were modelled with, once per load, kept
+ * as the numbers say them. It is no part of the environment: loads
+ * without a profile have none.
+ */
+static void parse_caches(struct parse_ctx *ctx, const char *s)
+{
+	static const char * const key[] = { "l1i=", "l1d=", "llc=", "line=" };
+	struct results_block *b = &ctx->res;
+	struct sbuf geo = { NULL };
+	unsigned long long size, ways;
+	size_t i;
+
+	if (!prof_in_block(ctx, "profile:"))
+		return;
+	if (b->has_caches || b->prof_started) {
+		parse_error(ctx, "profile: line %s",
+			    b->has_caches ? "given twice in its block" :
+			    "after the block's prof: lines");
+		b->has_caches = true;
+		return;
+	}
+	b->has_caches = true;
+	for (i = 0; i < ARRAY_SIZE(key); i++) {
+		s += strspn(s, " \t");
+		if (strncmp(s, key[i], strlen(key[i])))
+			goto bad;
+		s += strlen(key[i]);
+		if (scan_ull(&s, &size) <= 0 || !size)
+			goto bad;
+		if (i + 1 == ARRAY_SIZE(key)) {
+			sbuf_addf(&geo, "%s%llu", key[i], size);
+			break;
+		}
+		if (*s++ != ':' || scan_ull(&s, &ways) <= 0 || !ways ||
+		    !strchr(" \t", *s))
+			goto bad;
+		sbuf_addf(&geo, "%s%llu:%llu ", key[i], size, ways);
+	}
+	if (s[strspn(s, " \t")])
+		goto bad;
+	i = strtab_id(&ctx->set->caches, geo.s, geo.len, NULL);
+	ctx->set->loads[b->load - 1].caches = i + 1;
+	free(geo.s);
+	return;
+bad:
+	free(geo.s);
+	parse_error(ctx,
+		    "bad profile: line: expected \"profile: l1i=SIZE:WAYS l1d=SIZE:WAYS llc=SIZE:WAYS line=BYTES\"");
+}
+
+/*
+ * A count of the profile, DIGITS.DDD (PROF_DECIMALS, as the host writes
+ * them), into thousandths in *@out; at most PROF_MILLI_MAX of them, so
+ * that they stay exact as doubles.
+ */
+static enum num_status parse_milli(const char *s, double *out)
+{
+	size_t n = strspn(s, "0123456789");
+	unsigned long long whole, frac;
+	const char *p = s;
+
+	if (!n || s[n] != '.' ||
+	    strspn(s + n + 1, "0123456789") != PROF_DECIMALS ||
+	    s[n + 1 + PROF_DECIMALS])
+		return NUM_BAD;
+	if (scan_ull(&p, &whole) < 0 || whole > PROF_MILLI_MAX / 1000)
+		return NUM_RANGE;
+	p = s + n + 1;
+	scan_ull(&p, &frac);
+	whole = whole * 1000 + frac;
+	if (whole > PROF_MILLI_MAX)
+		return NUM_RANGE;
+	*out = (double)whole;
+	return NUM_OK;
+}
+
+/* What kallsyms names hold: modules these, symbols these and ".$". */
+#define MODULE_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
+/*
+ * A function of a profile: a kernel symbol ("foo", "foo.cold"),
+ * "[module]" after it if of a module, or "?" where no symbol was.
+ */
+static bool fn_name_ok(const char *s)
+{
+	size_t n, m;
+
+	if (!strcmp(s, "?"))
+		return true;
+	n = strspn(s, MODULE_CHARS ".$");
+	if (!n)
+		return false;
+	if (!s[n])
+		return true;
+	m = strspn(s + n + 1, MODULE_CHARS);
+	return s[n] == '[' && m && s[n + 1 + m] == ']' && !s[n + 2 + m];
+}
+
+static void prof_number_error(struct parse_ctx *ctx, const char *what,
+			      const char **val, int f, enum num_status st)
+{
+	parse_error(ctx, "%s test %s: %s in %s=%s%s", what, val[PF_NAME],
+		    st == NUM_RANGE ? "number out of range" : "bad number",
+		    prof_fields[f], echo(val[f]).s,
+		    f >= PF_COUNT && st == NUM_BAD ?
+		    " (a count per element has 3 decimals)" : "");
+}
+
+/*
+ * The fields of a prof: or prof_fn: (@fn) line: each one there, the
+ * function a function's name, the windows a count of them, the counts
+ * read into @count (thousandths); false after an error.
+ */
+static bool prof_numbers(struct parse_ctx *ctx, const char *what,
+			 const char **val, bool fn, double *count)
+{
+	unsigned long long windows;
+	enum num_status st;
+	int f;
+
+	for (f = PF_FN; f < NR_PROF_FIELDS; f++) {
+		if (f == (fn ? PF_WINDOWS : PF_FN) || val[f])
+			continue;
+		parse_error(ctx, "%s test %s: no %s= (format 4 always has it: cut short?)",
+			    what, val[PF_NAME], prof_fields[f]);
+		return false;
+	}
+	if (fn && !fn_name_ok(val[PF_FN])) {
+		parse_error(ctx,
+			    "%s test %s: fn=%s is no function (a kernel symbol, [module] after it, or ?)",
+			    what, val[PF_NAME], echo(val[PF_FN]).s);
+		return false;
+	}
+	st = fn ? NUM_OK : parse_ull(val[PF_WINDOWS], &windows);
+	if (st != NUM_OK) {
+		prof_number_error(ctx, what, val, PF_WINDOWS, st);
+		return false;
+	}
+	if (!fn && !windows) {
+		parse_error(ctx, "%s test %s: windows=0 (a profiled test ran in a window)",
+			    what, val[PF_NAME]);
+		return false;
+	}
+	for (f = PF_COUNT; f < NR_PROF_FIELDS; f++) {
+		st = parse_milli(val[f], &count[f - PF_COUNT]);
+		if (st != NUM_OK) {
+			prof_number_error(ctx, what, val, f, st);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The test of a line of the profile: one with a test: line in this
+ * block; NULL, reported unless its test: line was refused, if none.
+ */
+static struct bench_test *prof_test(struct parse_ctx *ctx, const char *what,
+				    const char *name)
+{
+	struct bench_set *set = ctx->set;
+	size_t id;
+
+	if (strtab_find(&set->names, name, strlen(name), &id) &&
+	    set->tests[id].last_res_load == ctx->res.load)
+		return &set->tests[id];
+	if (ctx->res.stored == ctx->res.tests)
+		parse_error(ctx, "%s test %s has no test: line in this block",
+			    what, name);
+	return NULL;
+}
+
+/* "prof: name=T windows=N COUNTS": test @t's profile in this load. */
+static bool add_prof(struct parse_ctx *ctx, struct bench_test *t,
+		     const double *count)
+{
+	struct prof_side *ps = &t->prof[ctx->side];
+	struct results_block *b = &ctx->res;
+	struct prof_load *pl;
+
+	if (t->last_prof_load == b->load) {
+		parse_error(ctx, "prof: test %s given twice in this block (also at line %lu)",
+			    t->name, ps->loads[ps->nr - 1].line);
+		return false;
+	}
+	if (ps->nr == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 4;
+		ps->loads = xrealloc(ps->loads, ps->cap * sizeof(*ps->loads));
+	}
+	pl = &ps->loads[ps->nr++];
+	memset(pl, 0, sizeof(*pl));
+	pl->load = b->load;
+	pl->line = ctx->lineno;
+	memcpy(pl->total, count, sizeof(pl->total));
+	t->last_prof_load = b->load;
+	b->profiled++;
+	b->prof_test = (size_t)(t - ctx->set->tests) + 1;
+	b->prof_bad = false;
+	b->prof_fn_bad = false;
+	ctx->set->loads[b->load - 1].profiles++;
+	return true;
+}
+
+/* "prof_fn: name=T fn=F COUNTS": function @fn's part of it. */
+static bool add_prof_fn(struct parse_ctx *ctx, struct bench_test *t,
+			const char *fn, const double *count)
+{
+	struct prof_side *ps = &t->prof[ctx->side];
+	struct results_block *b = &ctx->res;
+	struct prof_load *pl;
+	struct prof_fn *f;
+
+	if (b->prof_test != (size_t)(t - ctx->set->tests) + 1) {
+		if (b->prof_bad)	/* the prof: line before was refused */
+			return false;
+		if (t->last_prof_load != b->load)
+			parse_error(ctx, "prof_fn: test %s before its prof: line",
+				    t->name);
+		else
+			parse_error(ctx,
+				    "prof_fn: test %s after other tests' prof: lines (its prof_fn: lines follow its prof: line)",
+				    t->name);
+		return false;
+	}
+	pl = &ps->loads[ps->nr - 1];
+	if (pl->nr_fns == pl->cap_fns) {
+		pl->cap_fns = pl->cap_fns ? pl->cap_fns * 2 : 8;
+		pl->fns = xrealloc(pl->fns, pl->cap_fns * sizeof(*pl->fns));
+	}
+	f = &pl->fns[pl->nr_fns++];
+	f->fn = strtab_id(&ctx->set->fns, fn, strlen(fn), NULL);
+	f->line = ctx->lineno;
+	memcpy(f->count, count, sizeof(f->count));
+	return true;
+}
+
+/*
+ * Reads a prof: or prof_fn: (@fn) line into its test's profile; false
+ * if it is refused, *@name then the test it names, if it names one.
+ */
+static bool take_prof(struct parse_ctx *ctx, char *s, bool fn,
+		      const char **name)
+{
+	const char *what = fn ? "prof_fn:" : "prof:";
+	const char *val[NR_PROF_FIELDS] = { NULL };
+	double count[NR_PROF_COUNTS];
+	struct bench_test *t;
+
+	if (!split_words(ctx, s, prof_fields, NR_PROF_FIELDS, val))
+		return false;
+	*name = val[PF_NAME];
+	if (!val[PF_NAME] || !*val[PF_NAME]) {
+		parse_error(ctx, "%s line without name=", what);
+		return false;
+	}
+	if (!name_ok(ctx, val[PF_NAME], strlen(val[PF_NAME])))
+		return false;
+	t = prof_test(ctx, what, val[PF_NAME]);
+	if (!t || !prof_numbers(ctx, what, val, fn, count))
+		return false;
+	if (fn)
+		return add_prof_fn(ctx, t, val[PF_FN], count);
+	return add_prof(ctx, t, count);
+}
+
+/* "prof: ..." (@fn false) or "prof_fn: ..." lines of a format 4 block. */
+static void parse_prof(struct parse_ctx *ctx, char *s, bool fn)
+{
+	struct results_block *b = &ctx->res;
+	const char *name = NULL;
+
+	if (!prof_in_block(ctx, fn ? "prof_fn:" : "prof:"))
+		return;
+	b->prof_started = true;
+	if (!fn) {
+		close_prof(ctx, true);
+		b->prof_bad = true;	/* until it is taken */
+	}
+	if (take_prof(ctx, s, fn, &name) || !fn || !b->prof_test)
+		return;
+	/* a line of the open group refused: its counts cannot add up */
+	if (!name || !strcmp(name, ctx->set->tests[b->prof_test - 1].name))
+		b->prof_fn_bad = true;
+}
+
+/*
+ * The profile of a format 4 block at its end: line: its profile: line,
+ * its last prof: line's group whole, and a prof: line for each test
+ * (unless a refused test: line was the reason, reported already).
+ */
+static void end_profile(struct parse_ctx *ctx)
+{
+	struct results_block *b = &ctx->res;
+	struct bench_set *set = ctx->set;
+	size_t i;
+
+	if (b->format < 4)
+		return;
+	close_prof(ctx, true);
+	if (!b->has_caches)
+		parse_error(ctx, "format 4 block without a profile: line");
+	if (b->stored != b->tests || b->profiled == b->stored)
+		return;
+	for (i = 0; i < set->nr; i++) {
+		const struct bench_test *t = &set->tests[i];
+
+		if (t->last_res_load == b->load && t->last_prof_load != b->load)
+			parse_error(ctx,
+				    "test %s has no prof: line (format 4 profiles every test of its block)",
+				    t->name);
+	}
 }
 
 /* The number of word "KEY=N" in the line @s; false if there is none. */
@@ -543,6 +1005,7 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 	unsigned long long n;
 
 	env_close(ctx->set, &ctx->env, ctx->res.load);
+	end_profile(ctx);
 	ctx->res.ended = true;
 	if (!ctx->res.has_clock) {
 		parse_error(ctx, "format 3 block without a clock: line");
@@ -588,6 +1051,22 @@ bool results_line(struct parse_ctx *ctx, char *line)
 		if (data_line_ok(ctx, line, "end: line"))
 			parse_end(ctx, line + 4);
 		return true;
+	}
+	/* the profile's lines, in blocks of format 3 on; in others log lines */
+	if (ctx->res.format >= 3 || ctx->res.format < 0) {
+		if (starts(line, "profile:")) {
+			if (data_line_ok(ctx, line, "profile: line"))
+				parse_caches(ctx, line + 8);
+			return true;
+		}
+		if (starts(line, "prof:") || starts(line, "prof_fn:")) {
+			bool fn = line[4] == '_';
+
+			if (data_line_ok(ctx, line, fn ? "prof_fn: line" :
+							"prof: line"))
+				parse_prof(ctx, line + (fn ? 8 : 5), fn);
+			return true;
+		}
 	}
 	return parse_header(ctx, line);
 }

@@ -82,6 +82,18 @@ size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added)
 	return t->nr - 1;
 }
 
+/* Whether the @len bytes at @s are in @t, and their number in *@id. */
+bool strtab_find(const struct strtab *t, const void *s, size_t len,
+		 size_t *id)
+{
+	size_t *slot = t->nr_slots ? find_slot(t, s, len) : NULL;
+
+	if (!slot || !*slot)
+		return false;
+	*id = *slot - 1;
+	return true;
+}
+
 void strtab_free(struct strtab *t)
 {
 	size_t i;

@@ -9,7 +9,8 @@
  * shift, the loads per side, the adjusted p and the verdict itself.
  * What the columns mean is said under the table. When the counter
  * counted instructions (QEMU -icount), every label says so and the ns
- * columns are left out.
+ * columns are left out. Under it come the exact profiles' tables, one
+ * per test with a function that moved, in the same format.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -51,6 +52,15 @@ static const char * const col_heads[NR_COLS] = {
 	[COL_VERDICT] = "verdict",
 };
 
+/* How the columns of a table are printed: the report has several. */
+struct grid {
+	enum out_format fmt;
+	int nr;			/* columns */
+	const bool *shown;
+	const bool *left;	/* text, aligned left */
+	const size_t *width;
+};
+
 /* A table being printed: its columns, cells and widths. */
 struct table {
 	const struct bench_set *set;
@@ -63,6 +73,8 @@ struct table {
 	char *head[NR_COLS];
 	char **cells;		/* cmp->nr rows of NR_COLS */
 	size_t width[NR_COLS];
+	bool left[NR_COLS];
+	struct grid grid;
 };
 
 /* A cell as it must appear in @fmt: '|' escaped in tables. */
@@ -87,6 +99,98 @@ char *escape_cell(const char *s, enum out_format fmt)
 	}
 	*o = '\0';
 	return out;
+}
+
+static void print_dashes(size_t n)
+{
+	while (n--)
+		putchar('-');
+}
+
+static int last_column(const struct grid *g)
+{
+	int c = g->nr - 1;
+
+	while (c > 0 && !g->shown[c])
+		c--;
+	return c;
+}
+
+static void print_cells(const struct grid *g, char * const *cell)
+{
+	int c, last = last_column(g);
+
+	for (c = 0; c < g->nr; c++) {
+		int w = (int)g->width[c];
+
+		if (!g->shown[c])
+			continue;
+		if (g->fmt != OUT_TEXT)
+			printf(g->left[c] ? "| %-*s " : "| %*s ", w, cell[c]);
+		else if (c == last && g->left[c])	/* no trailing blanks */
+			printf("%s%s", c ? "  " : "", cell[c]);
+		else
+			printf(g->left[c] ? "%s%-*s" : "%s%*s", c ? "  " : "",
+			       w, cell[c]);
+	}
+	puts(g->fmt == OUT_TEXT ? "" : "|");
+}
+
+static void print_rule(const struct grid *g)
+{
+	bool first = true;
+	int c;
+
+	for (c = 0; c < g->nr; c++) {
+		if (!g->shown[c])
+			continue;
+		if (g->fmt == OUT_ORG) {
+			fputs(first ? "|" : "+", stdout);
+			print_dashes(g->width[c] + 2);
+		} else if (g->left[c]) {
+			fputs("| :", stdout);
+			print_dashes(g->width[c] - 1);
+			putchar(' ');
+		} else {
+			fputs("| ", stdout);
+			print_dashes(g->width[c] - 1);
+			fputs(": ", stdout);
+		}
+		first = false;
+	}
+	puts("|");
+}
+
+/* The header, the rule under it but in text, and the rows' cells. */
+static void print_grid(const struct grid *g, char * const *head,
+		       char * const *cells, size_t rows)
+{
+	size_t i;
+
+	print_cells(g, head);
+	if (g->fmt != OUT_TEXT)
+		print_rule(g);
+	for (i = 0; i < rows; i++)
+		print_cells(g, cells + i * g->nr);
+}
+
+/* The width of each column: its widest cell, 3 at least but in text. */
+static void fit_widths(const struct grid *g, char * const *head,
+		       char * const *cells, size_t rows, size_t *width)
+{
+	size_t i, w;
+	int c;
+
+	for (c = 0; c < g->nr; c++) {
+		width[c] = strlen(head[c]);
+		if (g->fmt != OUT_TEXT && width[c] < 3)
+			width[c] = 3;
+		for (i = 0; i < rows; i++) {
+			w = strlen(cells[i * g->nr + c]);
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
 }
 
 /*
@@ -237,10 +341,17 @@ static void print_tblfm(const struct table *t)
 	       org_column(t, base));
 }
 
+/* Text left, numbers right; org aligns "6/6" left, as text, itself. */
+static bool col_left(const struct table *t, int col)
+{
+	return col == COL_TEST || col == COL_VERDICT ||
+	       (col == COL_LOADS && t->fmt == OUT_ORG);
+}
+
 /* The headers, the cells and the width of each column. */
 static void fill_table(struct table *t)
 {
-	size_t i, w;
+	size_t i;
 	int c;
 
 	t->cells = xcalloc(t->cmp->nr * NR_COLS + 1, sizeof(*t->cells));
@@ -248,15 +359,16 @@ static void fill_table(struct table *t)
 		fill_row(t->cells + i * NR_COLS, &t->cmp->rows[i], t->fmt);
 	for (c = 0; c < NR_COLS; c++) {
 		t->head[c] = xasprintf(col_heads[c], t->unit, t->level);
-		t->width[c] = strlen(t->head[c]);
-		if (t->fmt != OUT_TEXT && t->width[c] < 3)
-			t->width[c] = 3;
-		for (i = 0; i < t->cmp->nr; i++) {
-			w = strlen(t->cells[i * NR_COLS + c]);
-			if (w > t->width[c])
-				t->width[c] = w;
-		}
+		t->left[c] = col_left(t, c);
 	}
+	t->grid = (struct grid){
+		.fmt = t->fmt,
+		.nr = NR_COLS,
+		.shown = t->shown,
+		.left = t->left,
+		.width = t->width,
+	};
+	fit_widths(&t->grid, t->head, t->cells, t->cmp->nr, t->width);
 }
 
 static void free_table(struct table *t)
@@ -270,73 +382,6 @@ static void free_table(struct table *t)
 	for (c = 0; c < NR_COLS; c++)
 		free(t->head[c]);
 	free(t->level);
-}
-
-/* Text left, numbers right; org aligns "6/6" left, as text, itself. */
-static bool col_left(const struct table *t, int col)
-{
-	return col == COL_TEST || col == COL_VERDICT ||
-	       (col == COL_LOADS && t->fmt == OUT_ORG);
-}
-
-static void print_dashes(size_t n)
-{
-	while (n--)
-		putchar('-');
-}
-
-static int last_column(const struct table *t)
-{
-	int c = NR_COLS - 1;
-
-	while (c > 0 && !t->shown[c])
-		c--;
-	return c;
-}
-
-static void print_cells(const struct table *t, char * const *cell)
-{
-	int c, last = last_column(t);
-
-	for (c = 0; c < NR_COLS; c++) {
-		int w = (int)t->width[c];
-
-		if (!t->shown[c])
-			continue;
-		if (t->fmt != OUT_TEXT)
-			printf(col_left(t, c) ? "| %-*s " : "| %*s ", w, cell[c]);
-		else if (c == last && col_left(t, c))	/* no trailing blanks */
-			printf("%s%s", c ? "  " : "", cell[c]);
-		else
-			printf(col_left(t, c) ? "%s%-*s" : "%s%*s", c ? "  " : "",
-			       w, cell[c]);
-	}
-	puts(t->fmt == OUT_TEXT ? "" : "|");
-}
-
-static void print_rule(const struct table *t)
-{
-	bool first = true;
-	int c;
-
-	for (c = 0; c < NR_COLS; c++) {
-		if (!t->shown[c])
-			continue;
-		if (t->fmt == OUT_ORG) {
-			fputs(first ? "|" : "+", stdout);
-			print_dashes(t->width[c] + 2);
-		} else if (col_left(t, c)) {
-			fputs("| :", stdout);
-			print_dashes(t->width[c] - 1);
-			putchar(' ');
-		} else {
-			fputs("| ", stdout);
-			print_dashes(t->width[c] - 1);
-			fputs(": ", stdout);
-		}
-		first = false;
-	}
-	puts("|");
 }
 
 static void print_footer_line(enum out_format fmt, bool *first,
@@ -456,6 +501,158 @@ static void print_env(const struct bench_set *set)
 	env_diffs_free(d, nr);
 }
 
+/* The columns of a test's profile: one row per function that moved. */
+enum prof_column {
+	PCOL_FN,
+	PCOL_BEFORE,		/* instructions */
+	PCOL_AFTER,
+	PCOL_DIFF,
+	PCOL_DIFFS,		/* of the other counts, in their order */
+	NR_PCOLS = PCOL_DIFFS + NR_PROF_COUNTS - 1,
+};
+
+/* Thousandths @x per element, as a count per element. */
+static char *fmt_count(double x, int decimals, bool sign)
+{
+	return fmt_fixed(x / 1000, decimals, sign);
+}
+
+/* "instructions 78.002 -> 81.002, ...": the test's counts that moved. */
+static char *moved_totals(const struct prof_cmp *pc)
+{
+	const struct prof_counts *t = &pc->total;
+	struct sbuf b = { NULL };
+	int c;
+
+	for (c = 0; c < NR_PROF_COUNTS; c++) {
+		char *x, *y;
+
+		if (fabs(t->diff[c]) < PROF_MOVED_MILLI)
+			continue;
+		x = fmt_count(t->before[c], pc->decimals, false);
+		y = fmt_count(t->after[c], pc->decimals, false);
+		sbuf_addf(&b, "%s%s %s -> %s", b.len ? ", " : "",
+			  prof_labels[c], x, y);
+		free(x);
+		free(y);
+	}
+	return b.len ? sbuf_take(&b) : xstrdup("no total moved");
+}
+
+/* The profile of row @r: its totals, then its functions that moved. */
+static void print_prof_row(const struct row *r, enum out_format fmt)
+{
+	const struct prof_cmp *pc = r->prof;
+	size_t width[NR_PCOLS], i;
+	bool shown[NR_PCOLS], left[NR_PCOLS];
+	char *head[NR_PCOLS], **cells, *totals;
+	struct grid g = {
+		.fmt = fmt,
+		.nr = NR_PCOLS,
+		.shown = shown,
+		.left = left,
+		.width = width,
+	};
+	bool sign = fmt != OUT_ORG;	/* as the row table's diffs */
+	int c;
+
+	totals = moved_totals(pc);
+	printf("\n%s (%zu/%zu profiled loads): %s\n%s", r->test->name,
+	       pc->loads[SIDE_BEFORE], pc->loads[SIDE_AFTER], totals,
+	       fmt == OUT_MARKDOWN ? "\n" : "");
+	free(totals);
+	for (c = 0; c < NR_PCOLS; c++) {
+		shown[c] = true;
+		left[c] = c == PCOL_FN;
+	}
+	head[PCOL_FN] = xstrdup("function");
+	head[PCOL_BEFORE] = xasprintf("%s before", prof_labels[PROF_INSNS]);
+	head[PCOL_AFTER] = xasprintf("%s after", prof_labels[PROF_INSNS]);
+	head[PCOL_DIFF] = xasprintf("%s diff", prof_labels[PROF_INSNS]);
+	for (c = PROF_INSNS + 1; c < NR_PROF_COUNTS; c++)
+		head[PCOL_DIFFS + c - 1] = xasprintf("%s diff", prof_labels[c]);
+	cells = xcalloc(pc->nr_moved * NR_PCOLS, sizeof(*cells));
+	for (i = 0; i < pc->nr_moved; i++) {
+		const struct prof_moved *m = &pc->moved[i];
+		char **cell = cells + i * NR_PCOLS;
+
+		cell[PCOL_FN] = escape_cell(m->fn, fmt);
+		cell[PCOL_BEFORE] = fmt_count(m->c.before[PROF_INSNS],
+					      pc->decimals, false);
+		cell[PCOL_AFTER] = fmt_count(m->c.after[PROF_INSNS],
+					     pc->decimals, false);
+		for (c = PROF_INSNS; c < NR_PROF_COUNTS; c++)
+			cell[PCOL_DIFF + c] = fmt_count(m->c.diff[c],
+							pc->decimals, sign);
+	}
+	fit_widths(&g, head, cells, pc->nr_moved, width);
+	print_grid(&g, head, cells, pc->nr_moved);
+	for (i = 0; i < pc->nr_moved * NR_PCOLS; i++)
+		free(cells[i]);
+	free(cells);
+	for (c = 0; c < NR_PCOLS; c++)
+		free(head[c]);
+}
+
+/* The caches a profiled load modelled, as its profile: line says. */
+static const char *caches_of(const struct bench_set *set, const struct load *l)
+{
+	return l->caches ? set->caches.str[l->caches - 1] : "none";
+}
+
+/*
+ * The profile section under the table, when a side has exact profiles:
+ * per test with a function that moved, its totals and those functions;
+ * otherwise one line that says why there is none.
+ */
+static void print_profiles(const struct bench_set *set,
+			   const struct comparison *cmp, enum out_format fmt)
+{
+	const struct load * const *d = cmp->caches_differ;
+	bool first = true;
+	size_t i, n;
+	int s;
+
+	if (!cmp->prof_loads[SIDE_BEFORE] && !cmp->prof_loads[SIDE_AFTER])
+		return;
+	if (!cmp->prof_loads[SIDE_BEFORE] || !cmp->prof_loads[SIDE_AFTER]) {
+		s = cmp->prof_loads[SIDE_BEFORE] ? SIDE_BEFORE : SIDE_AFTER;
+		n = cmp->prof_loads[s];
+		print_footer_line(fmt, &first,
+				  "profile: only %s has an exact profile (QEMU -icount, tools/profile), in %zu load%s: nothing to compare",
+				  side_names[s], n, n == 1 ? "" : "s");
+		return;
+	}
+	if (!cmp->prof_moved_rows) {
+		print_footer_line(fmt, &first,
+				  "profile: no function moved (%zu test%s profiled on both sides)",
+				  cmp->prof_rows, cmp->prof_rows == 1 ? "" : "s");
+		return;
+	}
+	print_footer_line(fmt, &first,
+			  "profile: the functions that moved, per element (exact profile: QEMU -icount, tools/profile)");
+	for (i = 0; i < cmp->nr; i++) {
+		if (cmp->rows[i].prof && cmp->rows[i].prof->nr_moved)
+			print_prof_row(&cmp->rows[i], fmt);
+	}
+	first = true;
+	print_footer_line(fmt, &first,
+			  "profile: before, after: medians over each side's profiled loads (a function absent from a load counts 0 there); diff: after - before; %zu of the %zu tests profiled on both sides ha%s a function that moved",
+			  cmp->prof_moved_rows, cmp->prof_rows,
+			  cmp->prof_moved_rows == 1 ? "s" : "ve");
+	print_footer_line(fmt, &first,
+			  "profile: a function moved when any of its counts changed by 0.5 per element or more: a change of code moves instructions, loads, stores and atomics by whole events per element, interrupt work inside a measured window adds about 0.02");
+	if (cmp->caches)
+		print_footer_line(fmt, &first,
+				  "profile: the misses are those of modelled caches %s (SIZE:WAYS, line size in bytes)",
+				  cmp->caches);
+	else if (d[0])
+		print_footer_line(fmt, &first,
+				  "profile: the loads modelled different caches (%s:%lu %s, %s:%lu %s): their misses do not compare",
+				  d[0]->file, d[0]->line, caches_of(set, d[0]),
+				  d[1]->file, d[1]->line, caches_of(set, d[1]));
+}
+
 /*
  * Prints where the environments differ, then the table and its footer,
  * to standard output.
@@ -472,17 +669,13 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 			    clock_names[cmp->clock],
 		.level = fmt_level(cmp->alpha),
 	};
-	size_t i;
 
 	print_env(set);
 	pick_columns(&t);
 	fill_table(&t);
-	print_cells(&t, t.head);
-	if (fmt != OUT_TEXT)
-		print_rule(&t);
-	for (i = 0; i < cmp->nr; i++)
-		print_cells(&t, t.cells + i * NR_COLS);
+	print_grid(&t.grid, t.head, t.cells, cmp->nr);
 	print_tblfm(&t);
 	print_footer(&t);
 	free_table(&t);
+	print_profiles(set, cmp, fmt);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of bench-compare's library: the statistics of stats.c, the
- * rows of compare.c and the number handling of util.c, linked with the
- * same objects as the program (all but main.o).
+ * rows of compare.c, the profiles of profile.c and the number handling
+ * of util.c, linked with the same objects as the program (all but
+ * main.o).
  *
  * The output is KTAP (tests/include/ktap_test.h). The randomized checks
  * draw from splitmix64 with fixed seeds, so every run sees the same
@@ -658,6 +659,138 @@ static void test_compare_build(void)
 	free_set(&set);
 }
 
+/* Functions "f0" to "f<n - 1>" of the profiles of @set, numbered so. */
+static void name_fns(struct bench_set *set, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char name[16];
+		size_t len = (size_t)snprintf(name, sizeof(name), "f%zu", i);
+
+		strtab_id(&set->fns, name, len, NULL);
+	}
+}
+
+/*
+ * A profiled load of test @i of @set on side @s: its own instructions
+ * @total and those of its @n functions @fn, in thousandths per element,
+ * @fn ascending as the parser leaves them.
+ */
+static void add_profile(struct bench_set *set, size_t i, enum side s,
+			double total, const size_t *fn, const double *insns,
+			size_t n)
+{
+	struct prof_side *ps = &set->tests[i].prof[s];
+	struct prof_load *pl;
+	size_t j;
+
+	ps->loads = xrealloc(ps->loads, (ps->nr + 1) * sizeof(*ps->loads));
+	ps->cap = ps->nr + 1;
+	pl = &ps->loads[ps->nr++];
+	memset(pl, 0, sizeof(*pl));
+	pl->total[PROF_INSNS] = total;
+	pl->fns = xcalloc(n, sizeof(*pl->fns));
+	pl->nr_fns = n;
+	pl->cap_fns = n;
+	for (j = 0; j < n; j++) {
+		pl->fns[j].fn = fn[j];
+		pl->fns[j].count[PROF_INSNS] = insns[j];
+	}
+}
+
+static void test_prof_moved(void)
+{
+	double d[NR_PROF_COUNTS] = { 0 };
+	bool ok;
+
+	d[PROF_INSNS] = 499;
+	ok = !prof_has_moved(d);
+	d[PROF_INSNS] = -499.5;
+	ok = ok && !prof_has_moved(d);
+	d[PROF_INSNS] = 500;
+	ok = ok && prof_has_moved(d);
+	d[PROF_INSNS] = 20;
+	d[PROF_LLC_MISS] = -500;
+	ok = ok && prof_has_moved(d);
+	KTAP_CHECK(ok, "moved: any count's |diff| >= 0.5 per element; 0.499 and -0.4995 are not");
+}
+
+static bool moved_is(const struct prof_moved *m, const char *fn,
+		     double before, double after)
+{
+	if (!strcmp(m->fn, fn) && m->c.before[PROF_INSNS] == before &&
+	    m->c.after[PROF_INSNS] == after &&
+	    m->c.diff[PROF_INSNS] == after - before)
+		return true;
+	ktap_diag("moved %s: %g -> %g, want %s: %g -> %g", m->fn,
+		  m->c.before[PROF_INSNS], m->c.after[PROF_INSNS], fn, before,
+		  after);
+	return false;
+}
+
+/*
+ * Medians per function over each side's profiled loads, a function
+ * absent from a load counting 0 there, and which functions moved.
+ */
+static void test_profiles(void)
+{
+	static const size_t b0[] = { 0, 1, 2 }, b1[] = { 0, 1 };
+	static const size_t b2[] = { 0, 1, 3 }, a0[] = { 0, 1, 3, 4 };
+	static const size_t one[] = { 0 };
+	static const double vb0[] = { 10000, 5000, 20 }, vb1[] = { 10000, 5000 };
+	static const double vb2[] = { 10000, 5000, 800 };
+	static const double va0[] = { 13000, 5499, 800, 500 };
+	static const double odd[] = { 1001 };
+	ktap_u64 rng = 0x70726f66696c6521ULL;
+	const struct prof_cmp *pc;
+	struct bench_set set;
+	struct comparison cmp;
+
+	make_set(&set, 3);
+	name_fns(&set, 5);
+	fill_test(&set, 0, 3, 3, 0, false, &rng);
+	fill_test(&set, 1, 2, 2, 0, false, &rng);
+	fill_test(&set, 2, 2, 2, 0, false, &rng);
+	/* f2 in one before load, f3 in one before and two after, f4 after */
+	add_profile(&set, 0, SIDE_BEFORE, 15020, b0, vb0, 3);
+	add_profile(&set, 0, SIDE_BEFORE, 15000, b1, vb1, 2);
+	add_profile(&set, 0, SIDE_BEFORE, 15800, b2, vb2, 3);
+	add_profile(&set, 0, SIDE_AFTER, 19799, a0, va0, 4);
+	add_profile(&set, 0, SIDE_AFTER, 18499, b1, va0, 2);
+	add_profile(&set, 0, SIDE_AFTER, 19799, a0, va0, 4);
+	/* two loads a side: a median halfway between thousandths */
+	add_profile(&set, 1, SIDE_BEFORE, 1001, one, odd, 1);
+	add_profile(&set, 1, SIDE_BEFORE, 0, one, odd, 0);
+	add_profile(&set, 1, SIDE_AFTER, 1001, one, odd, 1);
+	add_profile(&set, 1, SIDE_AFTER, 1001, one, odd, 1);
+	/* a profile on one side only */
+	add_profile(&set, 2, SIDE_AFTER, 1001, one, odd, 1);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
+
+	pc = cmp.rows[0].prof;
+	KTAP_CHECK(cmp.nr == 3 && cmp.prof_rows == 2 && cmp.prof_moved_rows == 2 &&
+		   pc && pc->loads[SIDE_BEFORE] == 3 && pc->nr_fns == 5 &&
+		   !cmp.rows[2].prof,
+		   "profiles: rows profiled on both sides compared, 5 functions of either side");
+	KTAP_CHECK(pc && pc->total.before[PROF_INSNS] == 15020 &&
+		   pc->total.after[PROF_INSNS] == 19799 &&
+		   pc->total.diff[PROF_INSNS] == 4779,
+		   "profiles: the test's totals are the medians of its prof: lines");
+	KTAP_CHECK(pc && pc->nr_moved == 3 &&
+		   moved_is(&pc->moved[0], "f0", 10000, 13000) &&
+		   moved_is(&pc->moved[1], "f3", 0, 800) &&
+		   moved_is(&pc->moved[2], "f4", 0, 500),
+		   "profiles: absent counts 0 (f3 0 -> 0.8, f4 0 -> 0.5 moved; f2 0.02 in one load, f1 +0.499 did not), by |diff|");
+	pc = cmp.rows[1].prof;
+	KTAP_CHECK(pc && pc->nr_moved == 1 &&
+		   moved_is(&pc->moved[0], "f0", 500.5, 1001) &&
+		   pc->decimals == PROF_DECIMALS + 1,
+		   "profiles: a median of two loads on half a thousandth is shown with 4 decimals");
+	compare_free(&cmp);
+	free_set(&set);
+}
+
 static bool holm_is(const double *p, size_t m, const double *want)
 {
 	double adj[8];
@@ -794,6 +927,8 @@ int main(void)
 	test_hl_brute();
 	test_hl_coverage();
 	test_compare_build();
+	test_prof_moved();
+	test_profiles();
 	test_aa(2000, false);
 	test_aa(1000, true);
 	test_holm();

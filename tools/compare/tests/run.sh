@@ -258,6 +258,7 @@ error_cases() {
 		data/empty.txt "$B1" -- data/noise.log
 	strict_cases "$1"
 	clock_cases "$1"
+	profile_cases "$1"
 	U=data/upstream_err.txt
 	$1 "upstream's trimmed line cut short" 2 \
 		"bench-compare: $U:1: truncated legacy line: no ns" "$U" "$A1"
@@ -364,6 +365,73 @@ strict_cases() {
 	$1 "format 3: end: counts that disagree" 2 \
 		"bench-compare: data/f3_count.txt:19: end: line says tests=3, the block has 2 test: lines (cut short?)" \
 		data/f3_count.txt data/f3_after.txt
+}
+
+# The exact profile of format 4: each malformed or misplaced line of
+# data/f4_err.txt and data/f4_err2.txt is refused on its own, FILE:LINE.
+profile_cases() {
+	P=data/f4_err.txt
+	Q=data/f4_err2.txt
+	$1 "profile: a function given twice for a test in one load" 2 \
+		"bench-compare: $P:13: prof_fn: test pa: function f1 given twice in this block (also at line 12)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof: line given twice for a test in one load" 2 \
+		"bench-compare: $P:14: prof: test pa given twice in this block (also at line 11)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof: line of a test without a test: line" 2 \
+		"bench-compare: $P:15: prof: test nosuch has no test: line in this block" \
+		"$P" data/f4_one.txt
+	$1 "profile: a count without its three decimals" 2 \
+		"bench-compare: $P:16: prof: test pb: bad number in insns=1.5 (a count per element has 3 decimals)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a count out of range" 2 \
+		"bench-compare: $P:17: prof: test pb: number out of range in insns=99999999999999999.000" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof: line without one of its counts" 2 \
+		"bench-compare: $P:18: prof: test pc: no llc_miss= (format 4 always has it: cut short?)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a test profiled in no window" 2 \
+		"bench-compare: $P:19: prof: test pd: windows=0 (a profiled test ran in a window)" \
+		"$P" data/f4_one.txt
+	$1 "profile: functions that do not add up to the test (a prof_fn: line lost)" 2 \
+		"bench-compare: $P:20: prof: test pe: its functions' insns add up to 4.000, not 10.000 (a prof_fn: line lost?)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a function that is no kernel symbol" 2 \
+		"bench-compare: $P:23: prof_fn: test pg: fn=bad/name is no function (a kernel symbol, [module] after it, or ?)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a prof_fn: line away from its test's prof: line" 2 \
+		"bench-compare: $P:24: prof_fn: test pa after other tests' prof: lines (its prof_fn: lines follow its prof: line)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a test: line after the prof: lines" 2 \
+		"bench-compare: $P:25: test: line after the block's prof: lines (format 4 profiles follow every test: line)" \
+		"$P" data/f4_one.txt
+	$1 "profile: a second profile: line in one load" 2 \
+		"bench-compare: $P:26: profile: line given twice in its block" \
+		"$P" data/f4_one.txt
+	$1 "profile: a test of a format 4 load without its prof: line" 2 \
+		"bench-compare: $Q:9: test qb has no prof: line (format 4 profiles every test of its block)" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof_fn: line before its test's prof: line" 2 \
+		"bench-compare: $Q:14: prof_fn: test ra before its prof: line" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof: line of a test of another load only" 2 \
+		"bench-compare: $Q:17: prof: test qa has no test: line in this block" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a format 4 load without its profile: line" 2 \
+		"bench-compare: $Q:18: format 4 block without a profile: line" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof: line in a format 3 block" 2 \
+		"bench-compare: $Q:23: prof: line in a format 3 block (profiles come with format 4)" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a prof_fn: line after the end: line" 2 \
+		"bench-compare: $Q:25: prof_fn: line after the end: line of its block" \
+		"$Q" data/f4_one.txt
+	$1 "profile: the profile: line after the prof: lines" 2 \
+		"bench-compare: $Q:32: profile: line after the block's prof: lines" \
+		"$Q" data/f4_one.txt
+	$1 "profile: a malformed profile: line" 2 \
+		"bench-compare: $Q:38: bad profile: line: expected \"profile: l1i=SIZE:WAYS l1d=SIZE:WAYS llc=SIZE:WAYS line=BYTES\"" \
+		"$Q" data/f4_one.txt
 }
 
 # Issue 14: numbers of two clocks are never compared.
@@ -1076,6 +1144,112 @@ t_json_hostile() {
 	ok_if "$ok" "-f json: quotes, backslashes and UTF-8 in names and values come back as they were"
 }
 
+t_format4() {
+	bc data/f4_before.txt data/f4_after.txt
+	row_is "$FAST" "79.150 82.150 - - - -" &&
+		row_is tasklet_page_pool02_ptr_ring "165.716 165.716 - - - -" &&
+		has out '^loads: before 3, after 3;' &&
+		! grep -q '^environment differs' "$tmp/out"
+	ok_if $? "format 4: three profiled blocks a side, one load each; profile: is no environment"
+}
+
+# The exact profile (format 4), 3 loads a side: after, the fast path's
+# page_pool_put_unrefed_page runs 3 more instructions per element; its
+# other functions, the ptr_ring test and interrupt work (about 0.02 per
+# element, in one load or another) do not move.
+t_profile_ab() {
+	ok=0
+	for f in txt md org; do
+		case "$f" in
+		txt) fmt=text ;;
+		md) fmt=markdown ;;
+		*) fmt=org ;;
+		esac
+		bc -f "$fmt" data/f4_before.txt data/f4_after.txt
+		same_as "expected/f4.$f" || ok=1
+	done
+	bc data/f4_before.txt data/f4_after.txt
+	sed -n '/^profile: /,$p' "$tmp/out" >"$tmp/prof"
+	grep -q ptr_ring "$tmp/prof" && { diag "the ptr_ring test in the profile"; ok=1; }
+	grep -q '\<cycles\>' "$tmp/prof" && { diag "cycles in the profile"; ok=1; }
+	grep -qxF "$FAST (3/3 profiled loads): instructions 78.002 -> 81.002" "$tmp/prof" ||
+		{ diag "no heading of $FAST"; ok=1; }
+	# the functions: from the header line to the blank line
+	awk '/^function / { t = 1; next } t && /^$/ { exit } t' "$tmp/prof" >"$tmp/fns"
+	[ "$(wc -l <"$tmp/fns")" -eq 1 ] || { diag "$(wc -l <"$tmp/fns") function rows, want 1"; ok=1; }
+	grep -q '^page_pool_put_unrefed_page  *34\.002  *37\.002  *+3\.000\(  *+0\.000\)\{6\}$' "$tmp/fns" ||
+		{ diag "function row: $(cat "$tmp/fns")"; ok=1; }
+	ok_if "$ok" "profile A/B: page_pool_put_unrefed_page +3.000 instructions, nothing else moved, in text, markdown and org"
+}
+
+t_profile_aa() {
+	ok=0
+	for after in data/f4_aa.txt data/f4_before.txt; do
+		bc data/f4_before.txt "$after"
+		rc_is 0 || ok=1
+		hasx out "profile: no function moved (2 tests profiled on both sides)" || ok=1
+		[ "$(grep -c '^profile' "$tmp/out")" -eq 1 ] ||
+			{ diag "more than one profile line against $after"; ok=1; }
+	done
+	ok_if "$ok" "profile A/A (interrupt work of 0.02 in other loads, or the same loads): one line, no function moved"
+}
+
+# A side without profiles: said in one line; and the profile: line is no
+# environment (format 3 loads have none).
+t_profile_one_side() {
+	ok=0
+	sed -e '/^profile: /d' -e '/^prof: /d' -e '/^prof_fn: /d' \
+		-e 's/^format: bench_page_pool_simple 4$/format: bench_page_pool_simple 3/' \
+		data/f4_before.txt >"$tmp/f3.txt"
+	bc "$tmp/f3.txt" data/f4_after.txt
+	rc_is 0 || ok=1
+	hasx out "profile: only after has an exact profile (QEMU -icount, tools/profile), in 3 loads: nothing to compare" ||
+		ok=1
+	grep -q '^environment differs' "$tmp/out" && { diag "$(grep '^environment' "$tmp/out")"; ok=1; }
+	has out "^$FAST  *79\.150  *82\.150  *+3\.000 " || ok=1
+	bc data/f4_one.txt "$tmp/f3.txt"
+	hasx out "profile: only before has an exact profile (QEMU -icount, tools/profile), in 1 load: nothing to compare" ||
+		ok=1
+	bc -f json "$tmp/f3.txt" data/f4_after.txt
+	jq_is "no profile" 'all(.rows[]; has("profile") | not)' || ok=1
+	ok_if "$ok" "profile on one side only: one line, no environment difference, no JSON profile"
+}
+
+# Formats 1 and 2 have no end: line: a log may follow them, so the
+# profile's lines there, as in a dmesg log, are not read (as before).
+t_profile_ignored() {
+	printf 'format: bench_page_pool_simple 1\ntest: name=x cycles_per_elem=2\nprof: name=x bogus\nprof_fn: ?\nprofile: anything\n' \
+		>"$tmp/f1prof.txt"
+	printf 'profile: kernel profiling enabled\nprof: x\ntime_bench: Type:x Per elem: 100 cycles(tsc) 50.000 ns (step:0) - (measurement period time:0.000000500 sec time_interval:500) - (invoke count:10 tsc_interval:1000)\n' \
+		>"$tmp/prof.log"
+	bc "$tmp/f1prof.txt" -- "$tmp/f1prof.txt" "$tmp/prof.log"
+	ok=0
+	rc_is 0 || ok=1
+	[ -s "$tmp/err" ] && { diag "stderr not empty"; ok=1; }
+	grep -q '^profile' "$tmp/out" && { diag "a profile from format 1"; ok=1; }
+	ok_if "$ok" "profile lines in format 1 blocks and in logs: not read, no error"
+}
+
+t_profile_json() {
+	if ! command -v jq >/dev/null 2>&1; then
+		ktap_test_fail "-f json profiles parse with jq (jq not installed: make check needs it)"
+		return
+	fi
+	ok=0
+	bc -f json data/f4_before.txt data/f4_after.txt
+	rc_is 0 || ok=1
+	jq_is "profiled loads" 'all(.rows[]; .profile.profiled_loads == {"before": 3, "after": 3})' || ok=1
+	jq_is totals '.rows[0].profile.totals.insns == {"before": 78.002, "after": 81.002, "diff": 3} and ([.rows[0].profile.totals[] | .diff] == [3, 0, 0, 0, 0, 0, 0]) and (.rows[0].profile.totals | keys_unsorted) == ["insns", "loads", "stores", "atomics", "l1i_miss", "l1d_miss", "llc_miss"]' ||
+		ok=1
+	jq_is moved '.rows[0].profile.moved | length == 1 and .[0].function == "page_pool_put_unrefed_page" and .[0].counts.insns == {"before": 34.002, "after": 37.002, "diff": 3} and ([.[0].counts[] | .diff] == [3, 0, 0, 0, 0, 0, 0])' ||
+		ok=1
+	jq_is "ptr_ring" '.rows[1].test == "tasklet_page_pool02_ptr_ring" and .rows[1].profile.moved == [] and .rows[1].profile.totals.insns.diff == 0' ||
+		ok=1
+	bc -f json data/f4_before.txt data/f4_aa.txt
+	jq_is "A/A" 'all(.rows[]; .profile.moved == [])' || ok=1
+	ok_if "$ok" "-f json: per row a profile of totals and moved functions, read back by jq"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -1094,7 +1268,9 @@ t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
 t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
-t_upstream_script t_seed_org t_org_formula t_json t_json_hostile"
+t_upstream_script t_seed_org t_org_formula t_json t_json_hostile
+t_format4 t_profile_ignored t_profile_ab t_profile_aa t_profile_one_side
+t_profile_json"
 
 nr_errors=0
 count_case() {

@@ -475,8 +475,9 @@ AB_ICOUNT="ICOUNT=1 LOADS=6 ALPHA=0.01"
 AB_ICOUNT_TESTS="tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring tasklet_page_pool09_bulk"
 AB_ICOUNT_ARGS="tests=$(echo $AB_ICOUNT_TESTS | tr ' ' ,) time_ms=20"
 
-# Same kernel, same everything, counting instructions: no row says
-# change, and every interval is narrower than one instruction.  One
+# Same kernel, same everything, counting instructions and profiling
+# (PROFILE=1): no row says change, every interval is narrower than one
+# instruction, and no function of any test moved.  One
 # guest is made to fail (its kernel panics): make ab must boot it again
 # and keep every load.  All loads of a side in one guest: with one vCPU
 # every boot counts the same.
@@ -485,7 +486,7 @@ ab_aa_icount() {
 	rm -f "$LOGDIR/fail-once.record" "$LOGDIR/fail-once.record.failed"
 	# shellcheck disable=SC2086
 	make_ab aa-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT LOADS_PER_GUEST=6 \
-		ARGS="$AB_ICOUNT_ARGS" \
+		PROFILE=1 ARGS="$AB_ICOUNT_ARGS" \
 		BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
 		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=after-g1 \
 		RECORD="$LOGDIR/fail-once.record" || return 1
@@ -495,7 +496,9 @@ ab_aa_icount() {
 	[ "$boots" = 2 ] &&
 		grep -q '^after-g1 (after-01..06): the guest failed (log: .*); booting it again (2 of 3)$' \
 			"$LOGDIR/ab-aa-icount.out" &&
-		grep -q '  6/6  ' "$LOGDIR/ab-aa-icount/table.txt" || ok=1
+		grep -q '  6/6  ' "$LOGDIR/ab-aa-icount/table.txt" &&
+		grep -q '^profile: no function moved (3 tests profiled on both sides)$' \
+			"$LOGDIR/ab-aa-icount/table.txt" || ok=1
 	for t in $AB_ICOUNT_TESTS; do
 		v=$(verdict aa-icount $t)
 		w=$(interval_width aa-icount $t)
@@ -671,7 +674,7 @@ side_lane() {
 	case " $KERNELS " in
 	*" 6.12 "*)
 		[ "$SUITE_ICOUNT" = 1 ] &&
-			lane_step "PROFILE=1 on 6.12, two boots: each test's profile agrees with its TSC instructions within 0.05 per element, the same on both, warm fast path without L1D misses, the slow path with many; make perf PROFILE=1 the same functions" \
+			lane_step "PROFILE=1 on 6.12, two boots: each test's profile agrees with its TSC instructions within 0.05 per element, warm fast path without L1D misses, the slow path with many; make perf PROFILE=1 on the second boot gives the fast path's functions of the first" \
 				profile_check 6.12
 		;;
 	esac
@@ -683,7 +686,7 @@ side_lane() {
 	case " $KERNELS " in
 	*" 6.12 "*)
 		[ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ] || return 0
-		lane_step "make ab counting instructions, A/A on 6.12 with one failing guest: no row says change, intervals under one instruction, the load booted again" \
+		lane_step "make ab counting instructions with PROFILE=1, A/A on 6.12 with one failing guest: no row says change, intervals under one instruction, no function moved, the load booted again" \
 			ab_aa_icount
 		lane_step "make ab counting instructions, A/B bulk=16 vs 4: the bulk row changes, the others noise (false alarm <= 1%)" \
 			ab_ab_icount

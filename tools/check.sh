@@ -592,7 +592,8 @@ lane_start fuzz fuzz_lane
 step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
 	tests/include/ktap_test.h tests/include/linux/*.h \
-	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c
+	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
+	tools/profile/*.c
 step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
 step "kselftest wrapper: usage errors and skips, from a copy every user can read" \

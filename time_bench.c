@@ -630,12 +630,14 @@ static int time_bench_check_table(const struct time_bench_suite *s)
 #define TIME_BENCH_MARK_BEGIN	0x54420004
 #define TIME_BENCH_MARK_END	0x54420005
 
+static __always_inline void time_bench_mark(u32 tag)
+{
 #ifdef CONFIG_X86
-#define time_bench_mark(tag) \
-	asm volatile("nopl " __stringify(tag) "(%%rax,%%rax,1)" ::: "memory")
+	asm volatile("nopl %c0(%%rax,%%rax,1)" : : "i" (tag) : "memory");
 #else
-#define time_bench_mark(tag) barrier()
+	barrier();
 #endif
+}
 
 static noinline void time_bench_mark_open(unsigned int row)
 {

@@ -196,18 +196,23 @@ profile_merge() {	# raw results kallsyms [results kallsyms]...
 			SECTION=$p_k SECTIONS=$p_sections OUT="$p_tmp/sec") ||
 			{ say "$why"; return 2; }
 		# kallsyms: "ADDR TYPE NAME[\t[MODULE]]", addresses of 16
-		# hex digits, so that strings sort and compare as numbers
+		# hex digits, so that strings sort and compare as numbers;
+		# the text symbols (t, T) name the blocks
 		why=$(results_strict_awk "$p_syms" '
-		NF < 3 || NF > 4 || length($1) != 16 || $1 !~ /^[0-9a-f]+$/ || $2 !~ /^[tT]$/ ||
-		    $3 !~ /^[A-Za-z0-9_.$]+$/ || (NF == 4 && $4 !~ /^\[[A-Za-z0-9_]+\]$/) {
-			bad("not a text symbol line of /proc/kallsyms")
+		NF < 3 || NF > 4 || length($1) != 16 || $1 !~ /^[0-9a-f]+$/ ||
+		    $2 !~ /^[A-Za-z]$/ || $3 !~ /^[A-Za-z0-9_.$]+$/ ||
+		    (NF == 4 && $4 !~ /^\[[A-Za-z0-9_]+\]$/) {
+			bad("not a symbol line of /proc/kallsyms")
 		}
-		{ print $1, $2, $3, $4 >ENVIRON["OUT"] }
+		$2 == "t" || $2 == "T" {
+			print $1, $2, $3, $4 >ENVIRON["OUT"]
+			text++
+		}
 		END {
 			if (failed)
 				exit 1
-			if (NR == 0)
-				bad("no symbols")
+			if (!text)
+				bad("no text symbols")
 		}' OUT="$p_tmp/syms.unsorted") || { say "$why"; return 2; }
 		LC_ALL=C sort -k1,1 "$p_tmp/syms.unsorted" >"$p_tmp/syms"
 		grep -v '^end:' "$p_res" | grep -v '^profile:\|^prof:\|^prof_fn:' |

@@ -154,6 +154,12 @@ static const char *out_arg;
 static struct vcpu *vcpus;
 static unsigned int nvcpus;
 static uint32_t section;
+/*
+ * Nothing is modelled before the first suite starts: the guest's boot
+ * is most of its instructions and no window's business, and the
+ * untimed warm-up chunk of each test warms the caches first.
+ */
+static bool started;
 static struct code *codes[1u << HASH_BITS];
 static char *arena, *arena_end;
 static struct window *windows;
@@ -263,6 +269,8 @@ static void on_block(unsigned int vcpu_index, void *udata)
 	struct block *b = udata;
 	struct vcpu *v = &vcpus[vcpu_index];
 
+	if (!started)
+		return;
 	if (likely(!v->open && mru_hit(&v->l1i, b->line) &&
 		   (b->nlines == 1 ||
 		    (b->nlines == 2 && mru_hit(&v->l1i, b->line + 1)))))
@@ -277,6 +285,8 @@ static void on_insn(unsigned int vcpu_index, void *udata)
 	struct vcpu *v = &vcpus[vcpu_index];
 	struct slot *s = NULL;
 
+	if (!started)
+		return;
 	if (v->open) {
 		s = slot_of(in->block, v);
 		s->n.insns++;
@@ -319,6 +329,8 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 	struct vcpu *v = &vcpus[vcpu_index];
 	uint64_t line = vaddr >> line_shift;
 
+	if (!started)
+		return;
 	if (likely(!v->open && mru_hit(&v->l1d, line)))
 		return;
 	mem_slow(v, info, line, udata);
@@ -349,10 +361,12 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 	struct insn *in = udata;
 	struct vcpu *v = &vcpus[vcpu_index];
 
-	fetch(v, NULL, in->line, in->nlines);
+	if (started)
+		fetch(v, NULL, in->line, in->nlines);
 	switch (in->tag) {
 	case MARK_SUITE:
 		__atomic_add_fetch(&section, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&started, true, __ATOMIC_RELAXED);
 		break;
 	case MARK_OPEN:
 		v->armed = true;

@@ -153,6 +153,7 @@ early_errors() {	# kernel
 	refused 'KERNEL=5.10: no such kernel image; accepted' make_in run KERNEL=5.10 || ok=1
 	refused "ARGS: 'tests' is not a module parameter" make_in run KERNEL="$kernel" ARGS=tests || ok=1
 	refused 'TIMEOUT=0: accepted' make_in run KERNEL="$kernel" TIMEOUT=0 || ok=1
+	refused 'RESULTS=.*: a folder; accepted' make_in run KERNEL="$kernel" RESULTS="$LOGDIR" || ok=1
 	refused 'make perf needs TEST=' make_in perf KERNEL="$kernel" || ok=1
 	refused 'TEST=nosuch: accepted: one test name of' make_in perf KERNEL="$kernel" TEST=nosuch || ok=1
 	refused 'TEST=for_loop atomic_inc: accepted: one test name of' make_in perf KERNEL="$kernel" TEST='for_loop atomic_inc' || ok=1

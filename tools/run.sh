@@ -35,6 +35,9 @@ ARGS=${ARGS:-}
 VCPUS=${VCPUS:-}
 TIMEOUT=${TIMEOUT:-900}
 RESULTS=${RESULTS:-}
+# cp would put the file into a folder and the report name the folder
+[ -z "$RESULTS" ] || [ ! -d "$RESULTS" ] ||
+	usage_die "RESULTS=$RESULTS: a folder; accepted: the path of the results file to write"
 [ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
 check_whole TIMEOUT "$TIMEOUT" 1
 check_instrument $RUN_DEFAULT_ICOUNT

@@ -195,12 +195,12 @@ profile_merge() {	# raw results kallsyms [results kallsyms]...
 		why=$(results_strict_awk "$p_raw" "$__PROFILE_RAW" \
 			SECTION=$p_k SECTIONS=$p_sections OUT="$p_tmp/sec") ||
 			{ say "$why"; return 2; }
-		# kallsyms: "ADDR TYPE NAME[\t[MODULE]]", addresses of 16
+		# kallsyms: "ADDR TYPE NAME (TYPE a letter, or ? where the kernel cannot tell)[\t[MODULE]]", addresses of 16
 		# hex digits, so that strings sort and compare as numbers;
 		# the text symbols (t, T) name the blocks
 		why=$(results_strict_awk "$p_syms" '
 		NF < 3 || NF > 4 || length($1) != 16 || $1 !~ /^[0-9a-f]+$/ ||
-		    $2 !~ /^[A-Za-z]$/ || $3 !~ /^[A-Za-z0-9_.$]+$/ ||
+		    $2 !~ /^([A-Za-z]|[?])$/ || $3 !~ /^[A-Za-z0-9_.$]+$/ ||
 		    (NF == 4 && $4 !~ /^\[[A-Za-z0-9_]+\]$/) {
 			bad("not a symbol line of /proc/kallsyms")
 		}

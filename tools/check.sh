@@ -426,8 +426,9 @@ make_ab() {	# name make-ab-variable...
 }
 
 # A row of a make ab table: its verdict, or the width of its interval.
+# The row is a test's first line (a profile's lines name it again).
 verdict() {	# name test
-	awk -v t="$2" '$1 == t { print $NF }' "$LOGDIR/ab-$1/table.txt"
+	awk -v t="$2" '$1 == t { print $NF; exit }' "$LOGDIR/ab-$1/table.txt"
 }
 
 interval_width() {	# name test
@@ -437,6 +438,7 @@ interval_width() {	# name test
 				split($i, ci, /\.\./)
 				printf "%.3f\n", ci[2] - ci[1]
 			}
+		exit
 	}' "$LOGDIR/ab-$1/table.txt"
 }
 
@@ -467,25 +469,50 @@ ab_ab() {
 }
 
 # Counting instructions: three recycling paths in short runs, make ab's
-# defaults otherwise (3 loads a guest, 1 vCPU).  3 rows at alpha 0.01
-# with Holm need 6 loads a side (2/C(12,6) = 0.0022 < 0.01/3); a false
-# "change" in the A/A run, or on the A/B's two rows the change does not
-# touch, has a chance of at most 1 in 100.
-AB_ICOUNT="ICOUNT=1 LOADS=6 ALPHA=0.01"
+# defaults otherwise (1 vCPU).  3 rows at alpha 0.01 with Holm need 6
+# loads a side (2/C(12,6) = 0.0022 < 0.01/3); a false "change" in an
+# A/A run, or on a row a change does not touch, has a chance of at most
+# 1 in 100.  All loads of a side in one guest: with one vCPU every boot
+# counts the same.
+AB_ICOUNT="ICOUNT=1 LOADS=6 LOADS_PER_GUEST=6 ALPHA=0.01"
 AB_ICOUNT_TESTS="tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring tasklet_page_pool09_bulk"
 AB_ICOUNT_ARGS="tests=$(echo $AB_ICOUNT_TESTS | tr ' ' ,) time_ms=20"
 
-# Same kernel, same everything, counting instructions: no row says
-# change, and every interval is narrower than one instruction.  One
+# The small kernels' comparisons, with exact profiles: the fast path
+# recycles into page_pool's cache, which the constructed changes touch
+# (tests/ab-kernels/*.patch); ptr_ring and the slow path never do.
+AB_CACHE_TEST=tasklet_page_pool01_fast_path
+AB_OTHER_TESTS=tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow
+AB_PROFILE_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=20"
+
+# The small kernels' build tree; their images are beside it.
+ab_kernels() {
+	AB_TREE=$(sh "$BENCH_TOP/tools/ab-kernels.sh")
+}
+
+# make ab PROFILE=1 of the small base kernel against KERNEL, another
+# small kernel of tools/ab-kernels.sh.
+make_ab_small() {	# name kernel make-ab-variable...
+	s_name=$1
+	s_kernel=$2
+	shift 2
+	# shellcheck disable=SC2086
+	make_ab "$s_name" BEFORE="${AB_TREE%/*}/base.bzImage" \
+		BEFORE_KDIR="$AB_TREE" AFTER="${AB_TREE%/*}/$s_kernel.bzImage" \
+		AFTER_KDIR="$AB_TREE" $AB_ICOUNT PROFILE=1 \
+		ARGS="$AB_PROFILE_ARGS" "$@" || return 1
+	"$BENCH_TOP/tools/compare/bench-compare" -f json "$LOGDIR/ab-$s_name"/before-*.txt -- \
+		"$LOGDIR/ab-$s_name"/after-*.txt >"$LOGDIR/ab-$s_name.json"
+}
+
+# The same small kernel on both sides: no row says change, every
+# interval is narrower than one instruction, no function moved.  One
 # guest is made to fail (its kernel panics): make ab must boot it again
-# and keep every load.  All loads of a side in one guest: with one vCPU
-# every boot counts the same.
-ab_aa_icount() {
+# and keep every load.
+ab_aa_profile() {
 	fail_once_runner "$LOGDIR/fail-once-runner.sh"
 	rm -f "$LOGDIR/fail-once.record" "$LOGDIR/fail-once.record.failed"
-	# shellcheck disable=SC2086
-	make_ab aa-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT LOADS_PER_GUEST=6 \
-		ARGS="$AB_ICOUNT_ARGS" \
+	make_ab_small aa-profile base \
 		BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
 		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=after-g1 \
 		RECORD="$LOGDIR/fail-once.record" || return 1
@@ -494,28 +521,44 @@ ab_aa_icount() {
 	say "after-g1 booted $boots times; guests in all: $(grep -c . "$LOGDIR/fail-once.record")"
 	[ "$boots" = 2 ] &&
 		grep -q '^after-g1 (after-01..06): the guest failed (log: .*); booting it again (2 of 3)$' \
-			"$LOGDIR/ab-aa-icount.out" &&
-		grep -q '  6/6  ' "$LOGDIR/ab-aa-icount/table.txt" || ok=1
-	for t in $AB_ICOUNT_TESTS; do
-		v=$(verdict aa-icount $t)
-		w=$(interval_width aa-icount $t)
+			"$LOGDIR/ab-aa-profile.out" &&
+		grep -q '  6/6  ' "$LOGDIR/ab-aa-profile/table.txt" || ok=1
+	for t in $AB_CACHE_TEST $(echo $AB_OTHER_TESTS | tr , ' '); do
+		v=$(verdict aa-profile $t)
+		w=$(interval_width aa-profile $t)
 		say "$t: $v, interval $w wide"
 		[ "$v" = noise ] && [ -n "$w" ] &&
 			awk -v w="$w" 'BEGIN { exit !(w < 1) }' || ok=1
 	done
+	python3 "$BENCH_TOP/tools/profile-expect.py" "$LOGDIR/ab-aa-profile.json" \
+		--untouched "$AB_CACHE_TEST,$AB_OTHER_TESTS" >&2 || ok=1
 	return $ok
+}
+
+# A constructed change: the fast path's row says change, its profile
+# moves as EXPECTATION says (tools/profile-expect.py), in the functions
+# that inline page_pool_recycle_in_cache() only; the other rows move no
+# function.
+ab_constructed() {	# kernel expectation...
+	c_kernel=$1
+	shift
+	make_ab_small "$c_kernel" "$c_kernel" || return 1
+	say "$AB_CACHE_TEST: $(verdict "$c_kernel" $AB_CACHE_TEST)"
+	python3 "$BENCH_TOP/tools/profile-expect.py" "$LOGDIR/ab-$c_kernel.json" \
+		--changed $AB_CACHE_TEST --untouched "$AB_OTHER_TESTS" "$@" >&2 &&
+		[ "$(verdict "$c_kernel" $AB_CACHE_TEST)" = change ]
 }
 
 # Counting instructions, a difference known by construction: the bulk
 # test returns its pages 16 at a time, then 4, which changes its
-# instructions per page; nothing else reads bulk=.  All loads of a side
-# in one guest: host drift does not move instruction counts (the
-# default of three a guest is what users run; these checks need not).
+# instructions per page; nothing else reads bulk=.  On the small base
+# kernel: its guests boot in a fraction of a Debian kernel's time.
 ab_ab_icount() {
 	# shellcheck disable=SC2086
-	make_ab ab-icount BEFORE=6.12 AFTER=6.12 $AB_ICOUNT LOADS_PER_GUEST=6 \
-		ARGS="$AB_ICOUNT_ARGS" BEFORE_ARGS=bulk=16 AFTER_ARGS=bulk=4 ||
-		return 1
+	make_ab ab-icount BEFORE="${AB_TREE%/*}/base.bzImage" \
+		BEFORE_KDIR="$AB_TREE" AFTER="${AB_TREE%/*}/base.bzImage" \
+		AFTER_KDIR="$AB_TREE" $AB_ICOUNT ARGS="$AB_ICOUNT_ARGS" \
+		BEFORE_ARGS=bulk=16 AFTER_ARGS=bulk=4 || return 1
 	[ "$(verdict ab-icount tasklet_page_pool09_bulk)" = change ] || return 1
 	for t in tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring; do
 		[ "$(verdict ab-icount $t)" = noise ] || return 1
@@ -681,15 +724,19 @@ side_lane() {
 		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o, the regression gate" \
 			icount_suite
 	fi
-	case " $KERNELS " in
-	*" 6.12 "*)
-		[ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ] || return 0
-		lane_step "make ab counting instructions, A/A on 6.12 with one failing guest: no row says change, intervals under one instruction, the load booted again" \
-			ab_aa_icount
-		lane_step "make ab counting instructions, A/B bulk=16 vs 4: the bulk row changes, the others noise (false alarm <= 1%)" \
-			ab_ab_icount
-		;;
-	esac
+	[ -n "$AB_TREE" ] || return 0
+	lane_step "make ab PROFILE=1, A/A of a small 6.12 kernel with one failing guest: no row says change, intervals under one instruction, no function moved, the load booted again" \
+		ab_aa_profile
+	lane_step "make ab PROFILE=1, three instructions more in page_pool_recycle_in_cache(): the fast path +3 instructions in the functions that inline it, nothing else moves" \
+		ab_constructed three-insns insns=3
+	# rdtsc, and, movzbl: the load's line a different one each time
+	lane_step "make ab PROFILE=1, a load of a cold line in page_pool_recycle_in_cache(): the fast path +3 instructions, +1 load, +1 L1D miss, nothing else moves" \
+		ab_constructed cold-load insns=3 loads=1 l1d_miss=1
+	# "lock incl": one instruction that loads and stores
+	lane_step "make ab PROFILE=1, an atomic_inc() in page_pool_recycle_in_cache(): the fast path +1 instruction, load, store and atomic, nothing else moves" \
+		ab_constructed atomic-inc insns=1 loads=1 stores=1 atomics=1
+	lane_step "make ab counting instructions, A/B bulk=16 vs 4 on the small kernel: the bulk row changes, the others noise (false alarm <= 1%)" \
+		ab_ab_icount
 }
 
 if [ "$DEBUG_KERNEL" = 1 ]; then
@@ -699,6 +746,11 @@ if [ "$DEBUG_KERNEL" = 1 ]; then
 		"$(build_modules)" &&
 	needed_step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
 		kselftest_install || DEBUG_KERNEL=0
+fi
+AB_TREE=
+if [ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
+	needed_step "small kernels from linux-source-6.12 for make ab's constructed changes: base and tests/ab-kernels/*.patch (cached)" \
+		ab_kernels
 fi
 lane_start side side_lane
 

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define PROG			"bench-compare"
 #define EXACT_MAX_N		40	/* exact null distribution up to this */
@@ -164,7 +165,11 @@ const char *load_stat_words(enum load_stat ls);
 /* ------------------------------------------------------------------ */
 /* strtab.c */
 
-/* Distinct byte strings, numbered in the order first seen. */
+/*
+ * Distinct byte strings, numbered in the order first seen. All zero is
+ * an empty table; the key of its hash is drawn with its first slots,
+ * unless a test set one (and keyed) before.
+ */
 struct strtab {
 	char **str;		/* by number, NUL-terminated copies */
 	size_t *len;
@@ -172,11 +177,15 @@ struct strtab {
 	size_t cap;
 	size_t *slots;		/* 1 + number, 0 for an empty slot */
 	size_t nr_slots;
+	uint64_t key[2];	/* of SipHash-2-4 */
+	bool keyed;
 };
 
+uint64_t siphash24(const uint64_t key[2], const void *s, size_t len);
 size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
 bool strtab_find(const struct strtab *t, const void *s, size_t len,
 		 size_t *id);
+void strtab_probes(const struct strtab *t, size_t *longest, size_t *total);
 void strtab_free(struct strtab *t);
 
 /* ------------------------------------------------------------------ */

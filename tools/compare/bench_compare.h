@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PROG			"bench-compare"
 #define EXACT_MAX_N		40	/* exact null distribution up to this */
@@ -29,6 +30,12 @@
 #define ECHO_MAX		40	/* input shown in an error, at most */
 #define ENV_LIST_MAX		8	/* values of a key listed per side */
 #define RESULTS_SUFFIX		".results"	/* the loads in a directory */
+/*
+ * The longest input line, its newline not counted. The module's longest,
+ * a test: line of 1000 repetitions (two lists of 1000 samples of at most
+ * 21 characters and a comma each), stays under 48 KB.
+ */
+#define INPUT_LINE_MAX		65536
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
@@ -303,6 +310,8 @@ struct bench_set {
 };
 
 int read_input(struct bench_set *set, enum side side, const char *path);
+int read_stream(struct bench_set *set, enum side side, const char *name,
+		FILE *f);
 int check_clocks(struct bench_set *set);
 void free_set(struct bench_set *set);
 

@@ -10,6 +10,10 @@
 
 #include "bench_compare.h"
 
+#define STRINGIFY(x)	#x
+#define XSTRINGIFY(x)	STRINGIFY(x)
+#define LINE_MAX_TEXT	XSTRINGIFY(INPUT_LINE_MAX)
+
 static const char usage_text[] =
 	"usage: " PROG " [-f text|markdown|org|json] [--alpha A] [--fail-above PCT]\n"
 	"       " PROG " [--load-stat min|median] [--plot FILE.svg|FILE.png]\n"
@@ -246,6 +250,15 @@ static const char help_text[] =
 	"       18446744073709551615 (what a u64 per element can be), integer\n"
 	"       fields at most that. CRLF line ends are accepted. Anything\n"
 	"       else is an error, and so is a file without any value.\n"
+	"\n"
+	"       A line holds at most " LINE_MAX_TEXT " bytes, its newline not\n"
+	"       counted (the module's longest stays under 48 KB): a longer\n"
+	"       one is an error \"FILE:LINE: line longer than the limit\",\n"
+	"       and the rest of its file is not read, so that /dev/zero or a\n"
+	"       line without end costs 64 KiB of memory and no more. A read\n"
+	"       that fails (an I/O error, a directory as standard input) is\n"
+	"       an error \"FILE:LINE: read error: REASON\" at the line it\n"
+	"       cut, never the end of the file.\n"
 	"\n"
 "OUTPUT\n"
 	"       First a line \"environment differs: KEY: before X, after Y\" for\n"

@@ -2,19 +2,23 @@
 /*
  * Unit tests of bench-compare's library: the statistics of stats.c, the
  * rows of compare.c, the profiles of profile.c, the number handling
- * of util.c and the hash tables of strtab.c, linked with the same
- * objects as the program (all but main.o).
+ * of util.c, the hash tables of strtab.c and how input.c meets a stream
+ * that fails, linked with the same objects as the program (all but
+ * main.o).
  *
  * The output is KTAP (tests/include/ktap_test.h). The randomized checks
  * draw from splitmix64 with fixed seeds, so every run sees the same
  * cases: their tolerances are chosen so that the checks would pass for
  * nearly every seed, and with these seeds they always do.
  */
+#define _GNU_SOURCE		/* fopencookie */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench_compare.h"
 #include "ktap_test.h"
@@ -1097,6 +1101,102 @@ static void test_strtab_flood(void)
 	strtab_free(&other);
 }
 
+/* ------------------------------------------------------------------ */
+/* input.c: a stream that fails is no end of file */
+
+/* A stream of @len bytes at @data that then fails with @err (0: ends). */
+struct failing {
+	const char *data;
+	size_t len, pos;
+	int err;
+};
+
+static ssize_t failing_read(void *cookie, char *buf, size_t size)
+{
+	struct failing *fl = cookie;
+	size_t n = fl->len - fl->pos;
+
+	if (!n && fl->err) {
+		errno = fl->err;
+		return -1;
+	}
+	if (n > size)
+		n = size;
+	memcpy(buf, fl->data + fl->pos, n);
+	fl->pos += n;
+	return (ssize_t)n;
+}
+
+/*
+ * read_stream() of @text then error @err: its return, and the first
+ * line it wrote to stderr in @msg (empty if none), *@tests the tests it
+ * found.
+ */
+static int read_failing(const char *text, int err, char *msg, size_t size,
+			size_t *tests)
+{
+	cookie_io_functions_t io = { .read = failing_read };
+	struct failing fl = { .data = text, .len = strlen(text), .err = err };
+	struct bench_set set = { NULL };
+	FILE *f = fopencookie(&fl, "r", io), *cap = tmpfile();
+	int saved = dup(STDERR_FILENO), ret;
+
+	if (!f || !cap || saved < 0) {
+		ktap_diag("cannot set up the stream: %s", strerror(errno));
+		return -2;
+	}
+	fflush(stderr);
+	dup2(fileno(cap), STDERR_FILENO);
+	ret = read_stream(&set, SIDE_BEFORE, "stream", f);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(cap);
+	if (!fgets(msg, (int)size, cap))
+		msg[0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	*tests = set.nr;
+	fclose(cap);
+	fclose(f);
+	free_set(&set);
+	return ret;
+}
+
+static void test_read_errors(void)
+{
+	static const char text[] =
+		"format: bench_page_pool_simple 1\n"
+		"test: name=a cycles_per_elem=1\n"
+		"test: name=b cyc";
+	static const char whole[] =
+		"format: bench_page_pool_simple 1\n"
+		"test: name=a cycles_per_elem=1\n";
+	char msg[200];
+	size_t tests;
+	int ret;
+
+	ret = read_failing(text, EIO, msg, sizeof(msg), &tests);
+	if (!KTAP_CHECK(ret == -1 && tests == 1 &&
+			!strcmp(msg, "bench-compare: stream:3: read error: Input/output error"),
+			"a read failing in line 3 (EIO): stream:3: read error, the cut line not read"))
+		ktap_diag("returned %d, %zu tests, said '%s'", ret, tests, msg);
+	ret = read_failing(text, ENOMEM, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == -1 &&
+		   !strcmp(msg, "bench-compare: stream:3: read error: Cannot allocate memory"),
+		   "a read failing with ENOMEM is an error too, never the end of the file");
+	ret = read_failing(text, 0, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == -1 &&
+		   !strcmp(msg, "bench-compare: stream:3: test: line cut short: no newline at its end"),
+		   "the same stream ending there: a line cut short, as before");
+	ret = read_failing(whole, EIO, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == -1 &&
+		   !strcmp(msg, "bench-compare: stream:3: read error: Input/output error"),
+		   "whole lines, then a failing read: an error all the same");
+	ret = read_failing(whole, 0, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == 0 && !msg[0] && tests == 1,
+		   "whole lines, then the end of the stream: read, nothing said");
+}
+
 int main(void)
 {
 	test_reduce();
@@ -1120,5 +1220,6 @@ int main(void)
 	test_input_bounds();
 	test_siphash();
 	test_strtab_flood();
+	test_read_errors();
 	return ktap_finish();
 }

@@ -1250,6 +1250,66 @@ t_profile_json() {
 	ok_if "$ok" "-f json: per row a profile of totals and moved functions, read back by jq"
 }
 
+# padded_line FILE BYTES HEAD TAIL: appends to FILE a line of BYTES
+# bytes (its newline not counted), HEAD, then "x" to fill, then TAIL
+padded_line() {
+	printf '%s' "$3" >>"$1"
+	head -c $(($2 - ${#3} - ${#4})) /dev/zero | tr '\0' x >>"$1"
+	printf '%s\n' "$4" >>"$1"
+}
+
+# A line holds at most 65536 bytes: one of exactly that is read whole
+# (its value at its end), one byte more is refused with FILE:LINE.
+t_line_limit() {
+	ok=0
+	for n in 65536 65537; do
+		f=$tmp/line_$n.txt
+		printf 'format: bench_page_pool_simple 1\n' >"$f"
+		padded_line "$f" $n 'test: name=t pad=' ' cycles_per_elem=7.5'
+		printf 'test: name=u cycles_per_elem=3\n' >>"$f"
+	done
+	[ "$(sed -n 2p "$tmp/line_65536.txt" | tr -d '\n' | wc -c)" -eq 65536 ] ||
+		{ diag "line 2 not 65536 bytes"; ok=1; }
+	bc "$tmp/line_65536.txt" "$tmp/line_65536.txt"
+	row_is t "7.5 7.5 - - - -" || ok=1
+	row_is u "3 3 - - - -" || ok=1
+	bc "$tmp/line_65536.txt" "$tmp/line_65537.txt"
+	rc_is 2 || ok=1
+	hasx err "bench-compare: $tmp/line_65537.txt:2: line longer than the limit of 65536 bytes: the rest of the file is not read" ||
+		ok=1
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || { diag "not one error"; ok=1; }
+	[ ! -s "$tmp/out" ] || { diag "a table despite the long line"; ok=1; }
+	ok_if "$ok" "a line of 65536 bytes is read whole, one of 65537 refused (FILE:LINE, exit 2)"
+}
+
+# /dev/zero is one line without end: refused at its 65537th byte, in a
+# memory limit far below what reading it whole would take.
+t_dev_zero() {
+	ok=0
+	(
+		ulimit -v 100000 2>/dev/null
+		exec timeout 20 "$BIN" /dev/zero "$A1"
+	) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	rc_is 2 || ok=1
+	hasx err "bench-compare: /dev/zero:1: line longer than the limit of 65536 bytes: the rest of the file is not read" ||
+		ok=1
+	ok_if "$ok" "/dev/zero refused at once, within 100 MB of memory: line longer than the limit"
+}
+
+# A read that fails is an error at the line it cut, never an end of
+# file (a directory as standard input fails with EISDIR; the unit tests
+# fail a stream in the middle of a file).
+t_read_error() {
+	ok=0
+	bc "$A1" - <data
+	rc_is 2 || ok=1
+	hasx err "bench-compare: <stdin>:1: read error: Is a directory" || ok=1
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || { diag "not one error"; ok=1; }
+	[ ! -s "$tmp/out" ] || { diag "a table despite the read error"; ok=1; }
+	ok_if "$ok" "a read error (a directory as standard input): FILE:LINE: read error, exit 2"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -1270,7 +1330,7 @@ t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
 t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
 t_upstream_script t_seed_org t_org_formula t_json t_json_hostile
 t_format4 t_profile_ignored t_profile_ab t_profile_aa t_profile_one_side
-t_profile_json"
+t_profile_json t_line_limit t_dev_zero t_read_error"
 
 nr_errors=0
 count_case() {

@@ -395,6 +395,13 @@ struct row {
 	double pct;
 	enum metric pct_of;
 	size_t loads[NR_SIDES];
+	/*
+	 * The loads that carried ns, per side. Unless every load counted in
+	 * loads[] did, the row shows no ns (nor % change of them): each
+	 * figure of a row comes from the loads it counts.
+	 */
+	size_t ns_loads[NR_SIDES];
+	bool ns_dropped;	/* some loads carried ns: not shown */
 	double p_raw, p_adj;	/* NAN for n/a */
 	enum verdict verdict;
 	size_t need;		/* loads per side that n/a needs */
@@ -417,6 +424,7 @@ struct comparison {
 void compare_build(const struct bench_set *set, double alpha,
 		   enum load_stat load_stat, struct comparison *cmp);
 void compare_free(struct comparison *cmp);
+char *ns_dropped_note(const struct row *r);
 
 /* ------------------------------------------------------------------ */
 /* profile.c */

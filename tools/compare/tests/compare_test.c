@@ -624,6 +624,49 @@ static void test_aa(unsigned int trials, bool tied)
 		   tied ? " with ties" : "", trials);
 }
 
+/*
+ * 6/6 loads of cycles, ns in 1 before load (10, where the after loads
+ * give 100): no ns and no % change in the row, rather than +900%.
+ */
+static void test_ns_some_loads(ktap_u64 *rng)
+{
+	double ns_before = 10, ns_after = 100;
+	struct bench_set set;
+	struct comparison cmp;
+	const struct row *r;
+	char *note;
+	int i;
+
+	make_set(&set, 1);
+	fill_test(&set, 0, 6, 6, 100, false, rng);
+	set.tests[0].decimals[MET_NS] = 0;
+	series_add(&set.tests[0].val[SIDE_BEFORE][MET_NS], &ns_before, 1);
+	for (i = 0; i < 6; i++)
+		series_add(&set.tests[0].val[SIDE_AFTER][MET_NS], &ns_after, 1);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
+	r = &cmp.rows[0];
+	note = ns_dropped_note(r);
+	KTAP_CHECK(cmp.nr == 1 && r->verdict == VERDICT_CHANGE &&
+		   r->loads[SIDE_BEFORE] == 6 && r->ns_loads[SIDE_BEFORE] == 1 &&
+		   r->ns_loads[SIDE_AFTER] == 6 && r->ns_dropped &&
+		   !r->m[MET_NS].have && isnan(r->pct) && note &&
+		   !strcmp(note, "ns/elem in 1 of 6 loads before, 6 of 6 after"),
+		   "ns in 1 of 6 loads: no ns and no %% change in a row of 6/6 loads, and why");
+	free(note);
+	compare_free(&cmp);
+	/* the sixth before load gives ns too: shown */
+	for (i = 0; i < 5; i++)
+		series_add(&set.tests[0].val[SIDE_BEFORE][MET_NS], &ns_after, 1);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
+	r = &cmp.rows[0];
+	KTAP_CHECK(!r->ns_dropped && r->m[MET_NS].have &&
+		   near(r->m[MET_NS].before, 100, 0) && near(r->pct, 0, 0) &&
+		   !ns_dropped_note(r),
+		   "ns in every load of the row: shown, %% change of them");
+	compare_free(&cmp);
+	free_set(&set);
+}
+
 static void test_compare_build(void)
 {
 	ktap_u64 rng = 0x636f6d7061726521ULL;
@@ -662,6 +705,7 @@ static void test_compare_build(void)
 		   "a test without after values is no row");
 	compare_free(&cmp);
 	free_set(&set);
+	test_ns_some_loads(&rng);
 }
 
 /* Functions "f0" to "f<n - 1>" of the profiles of @set, numbered so. */

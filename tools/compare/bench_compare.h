@@ -16,6 +16,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #define PROG			"bench-compare"
 #define EXACT_MAX_N		40	/* exact null distribution up to this */
@@ -28,6 +30,12 @@
 #define ECHO_MAX		40	/* input shown in an error, at most */
 #define ENV_LIST_MAX		8	/* values of a key listed per side */
 #define RESULTS_SUFFIX		".results"	/* the loads in a directory */
+/*
+ * The longest input line, its newline not counted. The module's longest,
+ * a test: line of 1000 repetitions (two lists of 1000 samples of at most
+ * 21 characters and a comma each), stays under 48 KB.
+ */
+#define INPUT_LINE_MAX		65536
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
@@ -164,7 +172,11 @@ const char *load_stat_words(enum load_stat ls);
 /* ------------------------------------------------------------------ */
 /* strtab.c */
 
-/* Distinct byte strings, numbered in the order first seen. */
+/*
+ * Distinct byte strings, numbered in the order first seen. All zero is
+ * an empty table; the key of its hash is drawn with its first slots,
+ * unless a test set one (and keyed) before.
+ */
 struct strtab {
 	char **str;		/* by number, NUL-terminated copies */
 	size_t *len;
@@ -172,11 +184,15 @@ struct strtab {
 	size_t cap;
 	size_t *slots;		/* 1 + number, 0 for an empty slot */
 	size_t nr_slots;
+	uint64_t key[2];	/* of SipHash-2-4 */
+	bool keyed;
 };
 
+uint64_t siphash24(const uint64_t key[2], const void *s, size_t len);
 size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
 bool strtab_find(const struct strtab *t, const void *s, size_t len,
 		 size_t *id);
+void strtab_probes(const struct strtab *t, size_t *longest, size_t *total);
 void strtab_free(struct strtab *t);
 
 /* ------------------------------------------------------------------ */
@@ -294,6 +310,8 @@ struct bench_set {
 };
 
 int read_input(struct bench_set *set, enum side side, const char *path);
+int read_stream(struct bench_set *set, enum side side, const char *name,
+		FILE *f);
 int check_clocks(struct bench_set *set);
 void free_set(struct bench_set *set);
 
@@ -377,6 +395,13 @@ struct row {
 	double pct;
 	enum metric pct_of;
 	size_t loads[NR_SIDES];
+	/*
+	 * The loads that carried ns, per side. Unless every load counted in
+	 * loads[] did, the row shows no ns (nor % change of them): each
+	 * figure of a row comes from the loads it counts.
+	 */
+	size_t ns_loads[NR_SIDES];
+	bool ns_dropped;	/* some loads carried ns: not shown */
 	double p_raw, p_adj;	/* NAN for n/a */
 	enum verdict verdict;
 	size_t need;		/* loads per side that n/a needs */
@@ -399,6 +424,7 @@ struct comparison {
 void compare_build(const struct bench_set *set, double alpha,
 		   enum load_stat load_stat, struct comparison *cmp);
 void compare_free(struct comparison *cmp);
+char *ns_dropped_note(const struct row *r);
 
 /* ------------------------------------------------------------------ */
 /* profile.c */

@@ -70,6 +70,43 @@ static size_t pick_rows(const struct bench_set *set, struct comparison *cmp)
 }
 
 /*
+ * A figure that only some of a row's loads carry would be a median of
+ * fewer loads than the row says it has (one load's ns against five,
+ * +930%): ns are shown, and % change computed from them, only when every
+ * load the row counts carries them; under instructions there are none.
+ */
+static void row_ns_loads(struct row *r, enum clock clock)
+{
+	struct metric_cmp *ns = &r->m[MET_NS];
+	int s;
+
+	for (s = 0; s < NR_SIDES; s++)
+		r->ns_loads[s] = ns->v[s].n;
+	if (clock != CLOCK_CYCLES ||
+	    !(r->ns_loads[SIDE_BEFORE] + r->ns_loads[SIDE_AFTER]))
+		return;
+	if (r->ns_loads[SIDE_BEFORE] == r->loads[SIDE_BEFORE] &&
+	    r->ns_loads[SIDE_AFTER] == r->loads[SIDE_AFTER])
+		return;
+	ns->have = false;
+	r->ns_dropped = true;
+}
+
+/*
+ * Why row @r shows no ns: "ns/elem in K of N loads before, M of N
+ * after"; NULL when it is not for that.
+ */
+char *ns_dropped_note(const struct row *r)
+{
+	if (!r->ns_dropped)
+		return NULL;
+	return xasprintf("ns/elem in %zu of %zu load%s before, %zu of %zu after",
+			 r->ns_loads[SIDE_BEFORE], r->loads[SIDE_BEFORE],
+			 r->loads[SIDE_BEFORE] == 1 ? "" : "s",
+			 r->ns_loads[SIDE_AFTER], r->loads[SIDE_AFTER]);
+}
+
+/*
  * % change, one definition for every format: the ns diff in % of ns
  * before, as the reviewers' tables compute it ($8=(($7/$5)*100)); ns
  * are the figure a reader of dmesg sees with decimals (C is truncated
@@ -137,6 +174,7 @@ void compare_build(const struct bench_set *set, double alpha,
 	p_adj = xcalloc(m, sizeof(*p_adj));
 	for (i = 0; i < m; i++) {
 		compare_row(&cmp->rows[i], alpha, alpha / (double)m, load_stat);
+		row_ns_loads(&cmp->rows[i], cmp->clock);
 		row_pct(&cmp->rows[i], cmp->clock);
 		p_raw[i] = cmp->rows[i].p_raw;
 	}

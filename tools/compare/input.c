@@ -178,45 +178,100 @@ static void parse_line(struct parse_ctx *ctx, char *line, size_t len)
 		dmesg_line(ctx, line);
 }
 
-/* Reads the lines of @f into @ctx; -1 on a read error. */
-static int read_lines(struct parse_ctx *ctx, FILE *f)
-{
-	size_t cap = 0;
-	char *line = NULL;
-	ssize_t len;
-	int ret = 0;
+enum line_status {
+	LINE_OK,	/* a line, or what a file without a last newline ends in */
+	LINE_EOF,
+	LINE_LONG,	/* longer than INPUT_LINE_MAX: the rest is not read */
+	LINE_ERROR,	/* the stream failed: errno says why */
+};
 
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		parse_line(ctx, line, (size_t)len);
+/*
+ * The next line of @f into @buf (INPUT_LINE_MAX + 2 bytes), its newline
+ * kept, its length in *@len. The buffer never grows: a line longer than
+ * the limit is refused as soon as it is, so that /dev/zero or a line
+ * without end costs 64 KiB and no more. A failed read is an error, never
+ * an end of file, and what it cut is not read.
+ */
+static enum line_status next_line(FILE *f, char *buf, size_t *len)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF) {
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+		if (n > INPUT_LINE_MAX)
+			return LINE_LONG;
+	}
+	buf[n] = '\0';
+	*len = n;
+	if (c == EOF && ferror(f))
+		return LINE_ERROR;
+	return n ? LINE_OK : LINE_EOF;
+}
+
+/* Reads the lines of @f into @ctx, until its end or an error. */
+static void read_lines(struct parse_ctx *ctx, FILE *f)
+{
+	char *line = xrealloc(NULL, INPUT_LINE_MAX + 2);
+	enum line_status st;
+	size_t len;
+
+	while ((st = next_line(f, line, &len)) == LINE_OK) {
+		parse_line(ctx, line, len);
 		if (ctx->errors > MAX_ERRORS) {
 			fprintf(stderr, PROG ": %s: too many errors, skipping the rest\n",
 				ctx->file);
 			break;
 		}
 	}
-	if (ferror(f)) {
-		fprintf(stderr, PROG ": %s: read error: %s\n", ctx->file,
-			strerror(errno));
-		ret = -1;
+	if (st == LINE_LONG || st == LINE_ERROR) {
+		/* errno first: reporting may call what sets it */
+		const char *why = st == LINE_ERROR ? strerror(errno) : NULL;
+
+		ctx->stopped = true;
+		ctx->lineno++;
+		if (why)
+			parse_error(ctx, "read error: %s", why);
+		else
+			parse_error(ctx, "line longer than the limit of %d bytes: the rest of the file is not read",
+				    INPUT_LINE_MAX);
 	}
 	free(line);
 	results_end(ctx);
 	free(ctx->env.item);
 	free(ctx->next_accel);
-	return ret;
 }
 
-/* Reads one file ("-": standard input); 0, or -1 if it is bad. */
-static int read_file(struct bench_set *set, enum side side, const char *path)
+/*
+ * Reads the open stream @f, named @name in errors, as one input of
+ * @side; 0, or -1 if it is bad. The caller closes @f.
+ */
+int read_stream(struct bench_set *set, enum side side, const char *name,
+		FILE *f)
 {
-	bool is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? "<stdin>" : path;
 	size_t id = strtab_id(&set->paths, name, strlen(name), NULL);
 	struct parse_ctx ctx = {
 		.set = set,
 		.side = side,
 		.file = set->paths.str[id],
 	};
+
+	read_lines(&ctx, f);
+	if (ctx.errors)
+		return -1;
+	if (!ctx.samples) {
+		fprintf(stderr, PROG ": no benchmark results in %s\n", ctx.file);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads one file ("-": standard input); 0, or -1 if it is bad. */
+static int read_file(struct bench_set *set, enum side side, const char *path)
+{
+	bool is_stdin = !strcmp(path, "-");
 	FILE *f;
 	int ret;
 
@@ -226,15 +281,9 @@ static int read_file(struct bench_set *set, enum side side, const char *path)
 			strerror(errno));
 		return -1;
 	}
-	ret = read_lines(&ctx, f);
+	ret = read_stream(set, side, is_stdin ? "<stdin>" : path, f);
 	if (!is_stdin)
 		fclose(f);
-	if (ctx.errors)
-		return -1;
-	if (!ret && !ctx.samples) {
-		fprintf(stderr, PROG ": no benchmark results in %s\n", ctx.file);
-		ret = -1;
-	}
 	return ret;
 }
 

@@ -37,6 +37,7 @@ struct parse_ctx {
 	unsigned long lineno;
 	const char *line;	/* the line being read */
 	bool cut;		/* the line has no newline at its end */
+	bool stopped;		/* the rest of the file is not read */
 	unsigned int errors;
 	size_t samples;		/* values read from this file */
 	struct results_block res;

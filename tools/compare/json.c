@@ -186,15 +186,35 @@ static const char * const verdict_names[] = {
 	[VERDICT_CHANGE] = "change",
 };
 
+/*
+ * "null_reason": why ns and pct_change are null although loads carried
+ * ns (the table's note under it), else null.
+ */
+static void put_null_reason(const struct row *r)
+{
+	char *note = ns_dropped_note(r);
+
+	printf(", \"null_reason\": ");
+	if (note)
+		put_str(note);
+	else
+		fputs("null", stdout);
+	free(note);
+}
+
 static void put_row(const struct comparison *cmp, const struct row *r)
 {
 	printf("    {\"test\": ");
 	put_str(r->test->name);
 	put_metric(clock_names[cmp->clock], &r->m[MET_CYCLES], true);
-	if (cmp->clock == CLOCK_CYCLES)
+	if (cmp->clock == CLOCK_CYCLES) {
 		put_metric("ns", &r->m[MET_NS], false);
+		printf(", \"ns_loads\": {\"before\": %zu, \"after\": %zu}",
+		       r->ns_loads[SIDE_BEFORE], r->ns_loads[SIDE_AFTER]);
+	}
 	printf(", \"pct_change\": ");
 	put_num(r->pct, 2);
+	put_null_reason(r);
 	printf(", \"loads\": {\"before\": %zu, \"after\": %zu}, \"p_raw\": ",
 	       r->loads[SIDE_BEFORE], r->loads[SIDE_AFTER]);
 	put_p(r->p_raw);

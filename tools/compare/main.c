@@ -10,6 +10,10 @@
 
 #include "bench_compare.h"
 
+#define STRINGIFY(x)	#x
+#define XSTRINGIFY(x)	STRINGIFY(x)
+#define LINE_MAX_TEXT	XSTRINGIFY(INPUT_LINE_MAX)
+
 static const char usage_text[] =
 	"usage: " PROG " [-f text|markdown|org|json] [--alpha A] [--fail-above PCT]\n"
 	"       " PROG " [--load-stat min|median] [--plot FILE.svg|FILE.png]\n"
@@ -106,7 +110,9 @@ static const char help_text[] =
 	"              When no row can be judged (no test on both sides, or\n"
 	"              every row n/a), it says so and exits with status 1 too;\n"
 	"              rows that are n/a beside judged ones are counted on\n"
-	"              stderr.\n"
+	"              stderr. A row with a verdict but no % change (ns that\n"
+	"              not all its loads carried, see OUTPUT) is not judged:\n"
+	"              a line on stderr names it and says why.\n"
 	"\n"
 	"       --dry-run\n"
 	"              Check the options and exit: 0 if they are valid, 2 with\n"
@@ -247,6 +253,15 @@ static const char help_text[] =
 	"       fields at most that. CRLF line ends are accepted. Anything\n"
 	"       else is an error, and so is a file without any value.\n"
 	"\n"
+	"       A line holds at most " LINE_MAX_TEXT " bytes, its newline not\n"
+	"       counted (the module's longest stays under 48 KB): a longer\n"
+	"       one is an error \"FILE:LINE: line longer than the limit\",\n"
+	"       and the rest of its file is not read, so that /dev/zero or a\n"
+	"       line without end costs 64 KiB of memory and no more. A read\n"
+	"       that fails (an I/O error, a directory as standard input) is\n"
+	"       an error \"FILE:LINE: read error: REASON\" at the line it\n"
+	"       cut, never the end of the file.\n"
+	"\n"
 "OUTPUT\n"
 	"       First a line \"environment differs: KEY: before X, after Y\" for\n"
 	"       each part of the results files' environment (kernel, CPU model,\n"
@@ -282,6 +297,15 @@ static const char help_text[] =
 	"       only are listed after the table (\"only in before: NAME\"),\n"
 	"       then lines say what the columns and the verdict are.\n"
 	"\n"
+	"       Every figure of a row comes from the loads the row counts\n"
+	"       (loads before/after, the loads that gave the test's cycles).\n"
+	"       The ns columns, and % change of them, are shown only when\n"
+	"       every one of those loads carried ns (ns= or ns_per_elem=, or\n"
+	"       a dmesg line); where only some did, the row shows \"-\" there\n"
+	"       and a line under the table says \"TEST: ns/elem in K of N\n"
+	"       loads before, M of N after: no ns or % change shown\" (a\n"
+	"       row that counts five loads never shows the ns of one).\n"
+	"\n"
 	"       When both sides have exact profiles (format 4), the profile\n"
 	"       follows: per test profiled on both sides with a function that\n"
 	"       moved, a line \"TEST (B/A profiled loads): instructions X -> Y,\n"
@@ -310,8 +334,11 @@ static const char help_text[] =
 	"       \"before\": [{\"value\", \"loads\"}...], \"after\": [...]}...], value\n"
 	"       null for loads without the key; \"rows\": [{\"test\", CLOCK:\n"
 	"       {\"before\", \"after\", \"diff\", \"ci\": [LO, HI] or null}, \"ns\":\n"
-	"       {\"before\", \"after\", \"diff\"} (not under instructions),\n"
-	"       \"pct_change\", \"loads\": {\"before\", \"after\"}, \"p_raw\",\n"
+	"       {\"before\", \"after\", \"diff\"} and \"ns_loads\": {\"before\",\n"
+	"       \"after\"}, the loads that carried ns (both not under\n"
+	"       instructions), \"pct_change\", \"null_reason\" (why ns and\n"
+	"       pct_change are null although loads carried ns: the table's\n"
+	"       line, else null), \"loads\": {\"before\", \"after\"}, \"p_raw\",\n"
 	"       \"p_holm\", \"verdict\": \"change\", \"noise\" or \"n/a\",\n"
 	"       \"need_loads\"}...], CLOCK being \"cycles\" or \"instructions\";\n"
 	"       \"only_in\": {\"before\": [names], \"after\": [names]}. Every row has\n"
@@ -562,42 +589,77 @@ static int parse_args(int argc, char **argv, struct options *o)
 }
 
 /*
+ * Why row @r, which has a verdict, has no % change for --fail-above to
+ * judge: a figure its loads did not all carry, none at all, or 0 before.
+ */
+static char *no_pct_reason(const struct comparison *cmp, const struct row *r)
+{
+	const char *unit = r->pct_of == MET_NS ? "ns" : clock_names[cmp->clock];
+
+	if (r->ns_dropped)
+		return ns_dropped_note(r);
+	if (!r->m[r->pct_of].have)
+		return xasprintf("no %s/elem in its loads", unit);
+	return xasprintf("%s before is 0", unit);
+}
+
+/* A row with a verdict: 1, said on stderr, if it regressed beyond @limit. */
+static int gate_row(const struct comparison *cmp, const struct row *r,
+		    double limit)
+{
+	char *pct;
+
+	if (r->verdict != VERDICT_CHANGE || !(r->pct > limit))
+		return 0;
+	pct = fmt_pct(r->pct);
+	fprintf(stderr,
+		PROG ": regression above %g%%: %s %s/elem %s (p=%.3g after Holm)\n",
+		limit, r->test->name,
+		r->pct_of == MET_NS ? "ns" : clock_names[cmp->clock],
+		pct, r->p_adj);
+	free(pct);
+	return 1;
+}
+
+/*
  * --fail-above: 1 if a row regressed beyond @limit with a "change"
  * verdict, and 1 too if no row could be judged: a gate that checked
- * nothing must not pass. Each finding is one line on stderr.
+ * nothing must not pass. A row without a % change of all its loads is
+ * not judged, and says why. Each finding is one line on stderr.
  */
 static int gate_fail_above(const struct comparison *cmp, double limit)
 {
-	size_t i, judged = 0;
+	size_t i, judged = 0, na = 0;
 	int ret = 0;
 
 	for (i = 0; i < cmp->nr; i++) {
 		const struct row *r = &cmp->rows[i];
-		char *pct;
+		char *why;
 
-		if (r->verdict == VERDICT_NA || isnan(r->pct))
+		if (r->verdict == VERDICT_NA) {
+			na++;
 			continue;
+		}
+		if (isnan(r->pct)) {
+			why = no_pct_reason(cmp, r);
+			fprintf(stderr, PROG ": --fail-above %g: %s not judged: no %% change (%s)\n",
+				limit, r->test->name, why);
+			free(why);
+			continue;
+		}
 		judged++;
-		if (r->verdict != VERDICT_CHANGE || !(r->pct > limit))
-			continue;
-		pct = fmt_pct(r->pct);
-		fprintf(stderr,
-			PROG ": regression above %g%%: %s %s/elem %s (p=%.3g after Holm)\n",
-			limit, r->test->name,
-			r->pct_of == MET_NS ? "ns" : clock_names[cmp->clock],
-			pct, r->p_adj);
-		free(pct);
-		ret = 1;
+		ret |= gate_row(cmp, r, limit);
 	}
 	if (!judged) {
 		fprintf(stderr, PROG ": --fail-above %g: no row could be judged (%s)\n",
-			limit, cmp->nr ? "every row n/a: too few loads" :
-					 "no test present on both sides");
+			limit, !cmp->nr ? "no test present on both sides" :
+			na == cmp->nr ? "every row n/a: too few loads" :
+					"no row with a verdict has a % change");
 		return 1;
 	}
-	if (judged < cmp->nr)
+	if (na)
 		fprintf(stderr, PROG ": --fail-above %g: %zu of %zu rows not judged (n/a)\n",
-			limit, cmp->nr - judged, cmp->nr);
+			limit, na, cmp->nr);
 	return ret;
 }
 

@@ -402,6 +402,24 @@ static void print_footer_line(enum out_format fmt, bool *first,
 	putchar('\n');
 }
 
+/* Per row whose ns only some of its loads carried: why none are shown. */
+static void print_dropped(const struct table *t, bool *first)
+{
+	size_t i;
+
+	for (i = 0; i < t->cmp->nr; i++) {
+		const struct row *r = &t->cmp->rows[i];
+		char *note = ns_dropped_note(r);
+
+		if (!note)
+			continue;
+		print_footer_line(t->fmt, first,
+				  "%s: %s: no ns or %% change shown (a row's figures come from all the loads it counts)",
+				  r->test->name, note);
+		free(note);
+	}
+}
+
 static void print_footer(const struct table *t)
 {
 	const struct bench_set *set = t->set;
@@ -425,6 +443,7 @@ static void print_footer(const struct table *t)
 						  side_names[s], t->name);
 		}
 	}
+	print_dropped(t, &first);
 	print_footer_line(fmt, &first,
 			  "loads: before %zu, after %zu; one value per test and load: %s (--load-stat %s)",
 			  cmp->loads[SIDE_BEFORE], cmp->loads[SIDE_AFTER],

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of bench-compare's library: the statistics of stats.c, the
- * rows of compare.c, the profiles of profile.c and the number handling
- * of util.c, linked with the same objects as the program (all but
+ * rows of compare.c, the profiles of profile.c, the number handling
+ * of util.c, the hash tables of strtab.c and how input.c meets a stream
+ * that fails, linked with the same objects as the program (all but
  * main.o).
  *
  * The output is KTAP (tests/include/ktap_test.h). The randomized checks
@@ -10,10 +11,14 @@
  * cases: their tolerances are chosen so that the checks would pass for
  * nearly every seed, and with these seeds they always do.
  */
+#define _GNU_SOURCE		/* fopencookie */
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench_compare.h"
 #include "ktap_test.h"
@@ -619,6 +624,49 @@ static void test_aa(unsigned int trials, bool tied)
 		   tied ? " with ties" : "", trials);
 }
 
+/*
+ * 6/6 loads of cycles, ns in 1 before load (10, where the after loads
+ * give 100): no ns and no % change in the row, rather than +900%.
+ */
+static void test_ns_some_loads(ktap_u64 *rng)
+{
+	double ns_before = 10, ns_after = 100;
+	struct bench_set set;
+	struct comparison cmp;
+	const struct row *r;
+	char *note;
+	int i;
+
+	make_set(&set, 1);
+	fill_test(&set, 0, 6, 6, 100, false, rng);
+	set.tests[0].decimals[MET_NS] = 0;
+	series_add(&set.tests[0].val[SIDE_BEFORE][MET_NS], &ns_before, 1);
+	for (i = 0; i < 6; i++)
+		series_add(&set.tests[0].val[SIDE_AFTER][MET_NS], &ns_after, 1);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
+	r = &cmp.rows[0];
+	note = ns_dropped_note(r);
+	KTAP_CHECK(cmp.nr == 1 && r->verdict == VERDICT_CHANGE &&
+		   r->loads[SIDE_BEFORE] == 6 && r->ns_loads[SIDE_BEFORE] == 1 &&
+		   r->ns_loads[SIDE_AFTER] == 6 && r->ns_dropped &&
+		   !r->m[MET_NS].have && isnan(r->pct) && note &&
+		   !strcmp(note, "ns/elem in 1 of 6 loads before, 6 of 6 after"),
+		   "ns in 1 of 6 loads: no ns and no %% change in a row of 6/6 loads, and why");
+	free(note);
+	compare_free(&cmp);
+	/* the sixth before load gives ns too: shown */
+	for (i = 0; i < 5; i++)
+		series_add(&set.tests[0].val[SIDE_BEFORE][MET_NS], &ns_after, 1);
+	compare_build(&set, 0.05, LOAD_MIN, &cmp);
+	r = &cmp.rows[0];
+	KTAP_CHECK(!r->ns_dropped && r->m[MET_NS].have &&
+		   near(r->m[MET_NS].before, 100, 0) && near(r->pct, 0, 0) &&
+		   !ns_dropped_note(r),
+		   "ns in every load of the row: shown, %% change of them");
+	compare_free(&cmp);
+	free_set(&set);
+}
+
 static void test_compare_build(void)
 {
 	ktap_u64 rng = 0x636f6d7061726521ULL;
@@ -657,6 +705,7 @@ static void test_compare_build(void)
 		   "a test without after values is no row");
 	compare_free(&cmp);
 	free_set(&set);
+	test_ns_some_loads(&rng);
 }
 
 /* Functions "f0" to "f<n - 1>" of the profiles of @set, numbered so. */
@@ -913,6 +962,285 @@ static void test_input_bounds(void)
 		   "parse_double: whole finite numbers, with their decimals");
 }
 
+/* ------------------------------------------------------------------ */
+/* strtab.c: a hash that hostile names cannot flood */
+
+static void test_siphash(void)
+{
+	/* the paper's vectors: key 00 01 .. 0f, message 00 01 .. len - 1 */
+	static const struct {
+		size_t len;
+		uint64_t want;
+	} vec[] = {
+		{ 0, 0x726fdb47dd0e0e31ULL }, { 7, 0xab0200f58b01d137ULL },
+		{ 8, 0x93f5f5799a932462ULL }, { 15, 0xa129ca6149be45e5ULL },
+		{ 63, 0x958a324ceb064572ULL },
+	};
+	const uint64_t key[2] = { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL };
+	unsigned char msg[64];
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = (unsigned char)i;
+	for (i = 0; i < ARRAY_SIZE(vec); i++) {
+		uint64_t got = siphash24(key, msg, vec[i].len);
+
+		if (got != vec[i].want) {
+			ktap_diag("%zu bytes: %016llx, want %016llx", vec[i].len,
+				  (unsigned long long)got,
+				  (unsigned long long)vec[i].want);
+			ok = false;
+		}
+	}
+	KTAP_CHECK(ok, "siphash24: the reference vectors of 0, 7, 8, 15 and 63 bytes");
+}
+
+#define FLOOD_BITS	18	/* the low bits the old hash's names share */
+#define FLOOD_BLOCKS	17	/* 2^17 names */
+#define FLOOD_BLOCK_LEN	3
+#define FNV_OFFSET	0xcbf29ce484222325ULL
+#define FNV_PRIME	0x100000001b3ULL
+
+/* The unkeyed hash strtab.c had until 2026: 64-bit FNV-1a. */
+static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
+{
+	while (len--)
+		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
+	return h;
+}
+
+/* Block @i of the candidates: three letters or digits, base 62. */
+static void flood_block(size_t i, char *out)
+{
+	static const char digits[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	int k;
+
+	for (k = 0; k < FLOOD_BLOCK_LEN; k++, i /= 62)
+		out[k] = digits[i % 62];
+}
+
+/*
+ * What an attacker precomputes against FNV-1a: the low bits of its
+ * state after a byte depend only on the low bits before it, so two
+ * blocks that take state @h to the same low bits there (a birthday
+ * search, some hundreds of candidates) can be swapped for each other.
+ * FLOOD_BLOCKS such pairs, one after the other, make 2^FLOOD_BLOCKS
+ * names whose hashes all agree in their low FLOOD_BITS bits. @pair gets
+ * the blocks, FLOOD_BLOCK_LEN characters each.
+ */
+static void flood_pairs(char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN])
+{
+	const uint64_t mask = (1ULL << FLOOD_BITS) - 1;
+	uint32_t *seen = xcalloc(mask + 1, sizeof(*seen));
+	uint64_t h = FNV_OFFSET;
+	char blk[FLOOD_BLOCK_LEN];
+	size_t b, i;
+
+	for (b = 0; b < FLOOD_BLOCKS; b++) {
+		memset(seen, 0, (mask + 1) * sizeof(*seen));
+		for (i = 0;; i++) {
+			uint64_t low;
+
+			flood_block(i, blk);
+			low = fnv1a(h, blk, sizeof(blk)) & mask;
+			if (seen[low]) {
+				flood_block(seen[low] - 1, pair[b][0]);
+				memcpy(pair[b][1], blk, sizeof(blk));
+				h = fnv1a(h, blk, sizeof(blk));
+				break;
+			}
+			seen[low] = (uint32_t)i + 1;
+		}
+	}
+	free(seen);
+}
+
+/* Name @k of the flood: block b of pair b chosen by bit b of @k. */
+static size_t flood_name(char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN],
+			 size_t k, char *name)
+{
+	size_t b;
+
+	for (b = 0; b < FLOOD_BLOCKS; b++)
+		memcpy(name + b * FLOOD_BLOCK_LEN, pair[b][(k >> b) & 1],
+		       FLOOD_BLOCK_LEN);
+	return FLOOD_BLOCKS * FLOOD_BLOCK_LEN;
+}
+
+/*
+ * The flood into @t: all 2^FLOOD_BLOCKS names, each added once and
+ * found again under its number; false if any is not. *@same_low says
+ * whether their FNV-1a hashes all agreed in the low FLOOD_BITS bits.
+ */
+static bool flood_table(char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN],
+			struct strtab *t, bool *same_low)
+{
+	const uint64_t mask = (1ULL << FLOOD_BITS) - 1;
+	size_t k, n = (size_t)1 << FLOOD_BLOCKS, id, len;
+	char name[FLOOD_BLOCKS * FLOOD_BLOCK_LEN];
+	uint64_t low0 = 0, low;
+	bool added, ok = true;
+
+	*same_low = true;
+	for (k = 0; k < n; k++) {
+		len = flood_name(pair, k, name);
+		low = fnv1a(FNV_OFFSET, name, len) & mask;
+		if (!k)
+			low0 = low;
+		*same_low = *same_low && low == low0;
+		ok = ok && strtab_id(t, name, len, &added) == k && added;
+	}
+	for (k = 0; k < n; k += 1021) {
+		len = flood_name(pair, k, name);
+		ok = ok && strtab_find(t, name, len, &id) && id == k &&
+		     t->len[k] == len && !memcmp(t->str[k], name, len);
+	}
+	return ok && t->nr == n;
+}
+
+/*
+ * Names whose old hashes agree in their low 18 bits shared one run of
+ * slots at every table size up to 2^18 slots: the 2^17 of them here
+ * would end probing up to 2^17 slots each, 2^33 in all. A keyed hash
+ * spreads them as any names: half full, the expected probe past the
+ * home slot is half a slot, and the longest of 300 tables of 2^17
+ * names under drawn keys was 22 to 50 slots, its tail thinning by
+ * about a sixth per slot: 256 leaves no chance of a false failure and
+ * is still 500 times below the flood.
+ */
+static void test_strtab_flood(void)
+{
+	static char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN];
+	struct strtab fixed = { .key = { 1, 2 }, .keyed = true };
+	struct strtab drawn = { NULL }, other = { NULL };
+	size_t n = (size_t)1 << FLOOD_BLOCKS, longest, total, i;
+	bool same_low, ok;
+
+	flood_pairs(pair);
+	ok = flood_table(pair, &fixed, &same_low);
+	KTAP_CHECK(ok && same_low,
+		   "strtab: 2^17 names whose FNV-1a hashes agree in their low 18 bits, each numbered in order");
+	strtab_probes(&fixed, &longest, &total);
+	ktap_diag("fixed key: longest probe %zu, %zu probes for %zu names in %zu slots",
+		  longest, total, n, fixed.nr_slots);
+	KTAP_CHECK(longest <= 256 && total <= n,
+		   "strtab, a fixed key: the flooding names probe at most 256 slots, 1 on average");
+	ok = flood_table(pair, &drawn, &same_low);
+	strtab_probes(&drawn, &longest, &total);
+	ktap_diag("drawn key: longest probe %zu, %zu probes", longest, total);
+	KTAP_CHECK(ok && drawn.keyed && longest <= 256 && total <= n,
+		   "strtab, a key from getrandom: the same, at most 256 slots, 1 on average");
+	/* two keys, the same numbers: nothing shown follows the slots */
+	ok = flood_table(pair, &other, &same_low);
+	ok = ok && (other.key[0] != drawn.key[0] ||
+		    other.key[1] != drawn.key[1]);
+	for (i = 0; ok && i < n; i++)
+		ok = !strcmp(other.str[i], drawn.str[i]) &&
+		     !strcmp(fixed.str[i], drawn.str[i]);
+	KTAP_CHECK(ok, "strtab: tables of other keys number the same names the same, in the order first seen");
+	strtab_free(&fixed);
+	strtab_free(&drawn);
+	strtab_free(&other);
+}
+
+/* ------------------------------------------------------------------ */
+/* input.c: a stream that fails is no end of file */
+
+/* A stream of @len bytes at @data that then fails with @err (0: ends). */
+struct failing {
+	const char *data;
+	size_t len, pos;
+	int err;
+};
+
+static ssize_t failing_read(void *cookie, char *buf, size_t size)
+{
+	struct failing *fl = cookie;
+	size_t n = fl->len - fl->pos;
+
+	if (!n && fl->err) {
+		errno = fl->err;
+		return -1;
+	}
+	if (n > size)
+		n = size;
+	memcpy(buf, fl->data + fl->pos, n);
+	fl->pos += n;
+	return (ssize_t)n;
+}
+
+/*
+ * read_stream() of @text then error @err: its return, and the first
+ * line it wrote to stderr in @msg (empty if none), *@tests the tests it
+ * found.
+ */
+static int read_failing(const char *text, int err, char *msg, size_t size,
+			size_t *tests)
+{
+	cookie_io_functions_t io = { .read = failing_read };
+	struct failing fl = { .data = text, .len = strlen(text), .err = err };
+	struct bench_set set = { NULL };
+	FILE *f = fopencookie(&fl, "r", io), *cap = tmpfile();
+	int saved = dup(STDERR_FILENO), ret;
+
+	if (!f || !cap || saved < 0) {
+		ktap_diag("cannot set up the stream: %s", strerror(errno));
+		return -2;
+	}
+	fflush(stderr);
+	dup2(fileno(cap), STDERR_FILENO);
+	ret = read_stream(&set, SIDE_BEFORE, "stream", f);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(cap);
+	if (!fgets(msg, (int)size, cap))
+		msg[0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	*tests = set.nr;
+	fclose(cap);
+	fclose(f);
+	free_set(&set);
+	return ret;
+}
+
+static void test_read_errors(void)
+{
+	static const char text[] =
+		"format: bench_page_pool_simple 1\n"
+		"test: name=a cycles_per_elem=1\n"
+		"test: name=b cyc";
+	static const char whole[] =
+		"format: bench_page_pool_simple 1\n"
+		"test: name=a cycles_per_elem=1\n";
+	char msg[200];
+	size_t tests;
+	int ret;
+
+	ret = read_failing(text, EIO, msg, sizeof(msg), &tests);
+	if (!KTAP_CHECK(ret == -1 && tests == 1 &&
+			!strcmp(msg, "bench-compare: stream:3: read error: Input/output error"),
+			"a read failing in line 3 (EIO): stream:3: read error, the cut line not read"))
+		ktap_diag("returned %d, %zu tests, said '%s'", ret, tests, msg);
+	ret = read_failing(text, ENOMEM, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == -1 &&
+		   !strcmp(msg, "bench-compare: stream:3: read error: Cannot allocate memory"),
+		   "a read failing with ENOMEM is an error too, never the end of the file");
+	ret = read_failing(text, 0, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == -1 &&
+		   !strcmp(msg, "bench-compare: stream:3: test: line cut short: no newline at its end"),
+		   "the same stream ending there: a line cut short, as before");
+	ret = read_failing(whole, EIO, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == -1 &&
+		   !strcmp(msg, "bench-compare: stream:3: read error: Input/output error"),
+		   "whole lines, then a failing read: an error all the same");
+	ret = read_failing(whole, 0, msg, sizeof(msg), &tests);
+	KTAP_CHECK(ret == 0 && !msg[0] && tests == 1,
+		   "whole lines, then the end of the stream: read, nothing said");
+}
+
 int main(void)
 {
 	test_reduce();
@@ -934,5 +1262,8 @@ int main(void)
 	test_holm();
 	test_numbers();
 	test_input_bounds();
+	test_siphash();
+	test_strtab_flood();
+	test_read_errors();
 	return ktap_finish();
 }

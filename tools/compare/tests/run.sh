@@ -1109,7 +1109,7 @@ t_json() {
 	rc_is 0 || ok=1
 	jq_is settings '.format == "bench-compare 1" and .settings == {"clock": "cycles", "load_stat": "min", "alpha": 0.05, "interval_level_percent": 95, "pct_change_of": "ns"} and .loads == {"before": 6, "after": 6} and .environment_differences == [] and .only_in == {"before": [], "after": []}' ||
 		ok=1
-	jq_is "change row" ".rows | length == 3 and .[0] == {\"test\": \"$FAST\", \"cycles\": {\"before\": 100.35, \"after\": 110.35, \"diff\": 10, \"ci\": [9.7, 10.3]}, \"ns\": {\"before\": 38.735, \"after\": 42.595, \"diff\": 3.86}, \"pct_change\": 9.97, \"loads\": {\"before\": 6, \"after\": 6}, \"p_raw\": 0.00216450, \"p_holm\": 0.00649351, \"verdict\": \"change\", \"need_loads\": null}" ||
+	jq_is "change row" ".rows | length == 3 and .[0] == {\"test\": \"$FAST\", \"cycles\": {\"before\": 100.35, \"after\": 110.35, \"diff\": 10, \"ci\": [9.7, 10.3]}, \"ns\": {\"before\": 38.735, \"after\": 42.595, \"diff\": 3.86}, \"ns_loads\": {\"before\": 6, \"after\": 6}, \"pct_change\": 9.97, \"null_reason\": null, \"loads\": {\"before\": 6, \"after\": 6}, \"p_raw\": 0.00216450, \"p_holm\": 0.00649351, \"verdict\": \"change\", \"need_loads\": null}" ||
 		ok=1
 	jq_is "noise row" '.rows[1].verdict == "noise" and .rows[2].ns.before == 155.8475' || ok=1
 	bc -f json "$B2" "$A2"
@@ -1250,6 +1250,162 @@ t_profile_json() {
 	ok_if "$ok" "-f json: per row a profile of totals and moved functions, read back by jq"
 }
 
+# padded_line FILE BYTES HEAD TAIL: appends to FILE a line of BYTES
+# bytes (its newline not counted), HEAD, then "x" to fill, then TAIL
+padded_line() {
+	printf '%s' "$3" >>"$1"
+	head -c $(($2 - ${#3} - ${#4})) /dev/zero | tr '\0' x >>"$1"
+	printf '%s\n' "$4" >>"$1"
+}
+
+# A line holds at most 65536 bytes: one of exactly that is read whole
+# (its value at its end), one byte more is refused with FILE:LINE.
+t_line_limit() {
+	ok=0
+	for n in 65536 65537; do
+		f=$tmp/line_$n.txt
+		printf 'format: bench_page_pool_simple 1\n' >"$f"
+		padded_line "$f" $n 'test: name=t pad=' ' cycles_per_elem=7.5'
+		printf 'test: name=u cycles_per_elem=3\n' >>"$f"
+	done
+	[ "$(sed -n 2p "$tmp/line_65536.txt" | tr -d '\n' | wc -c)" -eq 65536 ] ||
+		{ diag "line 2 not 65536 bytes"; ok=1; }
+	bc "$tmp/line_65536.txt" "$tmp/line_65536.txt"
+	row_is t "7.5 7.5 - - - -" || ok=1
+	row_is u "3 3 - - - -" || ok=1
+	bc "$tmp/line_65536.txt" "$tmp/line_65537.txt"
+	rc_is 2 || ok=1
+	hasx err "bench-compare: $tmp/line_65537.txt:2: line longer than the limit of 65536 bytes: the rest of the file is not read" ||
+		ok=1
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || { diag "not one error"; ok=1; }
+	[ ! -s "$tmp/out" ] || { diag "a table despite the long line"; ok=1; }
+	ok_if "$ok" "a line of 65536 bytes is read whole, one of 65537 refused (FILE:LINE, exit 2)"
+}
+
+# /dev/zero is one line without end: refused at its 65537th byte, in a
+# memory limit far below what reading it whole would take.
+t_dev_zero() {
+	ok=0
+	(
+		ulimit -v 100000 2>/dev/null
+		exec timeout 20 "$BIN" /dev/zero "$A1"
+	) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	rc_is 2 || ok=1
+	hasx err "bench-compare: /dev/zero:1: line longer than the limit of 65536 bytes: the rest of the file is not read" ||
+		ok=1
+	ok_if "$ok" "/dev/zero refused at once, within 100 MB of memory: line longer than the limit"
+}
+
+# A read that fails is an error at the line it cut, never an end of
+# file (a directory as standard input fails with EISDIR; the unit tests
+# fail a stream in the middle of a file).
+t_read_error() {
+	ok=0
+	bc "$A1" - <data
+	rc_is 2 || ok=1
+	hasx err "bench-compare: <stdin>:1: read error: Is a directory" || ok=1
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || { diag "not one error"; ok=1; }
+	[ ! -s "$tmp/out" ] || { diag "a table despite the read error"; ok=1; }
+	ok_if "$ok" "a read error (a directory as standard input): FILE:LINE: read error, exit 2"
+}
+
+# ns_some_loads: 5 loads a side of tests t (ns in one before load of
+# five), u (ns in every load, +10 ns) and v (ns in no before load)
+ns_some_loads() {
+	for side in b a; do
+		i=1
+		while [ $i -le 5 ]; do
+			tns=
+			[ $i -eq 1 ] && tns=' ns_per_elem=10.000'
+			if [ $side = b ]; then
+				printf 'format: bench_page_pool_simple 1\ntest: name=t cycles_per_elem=%d%s\ntest: name=u cycles_per_elem=%d ns_per_elem=%d.000\ntest: name=v cycles_per_elem=%d\n' \
+					$((100 + i)) "$tns" $((200 + i)) $((100 + i)) $((300 + i))
+			else
+				printf 'format: bench_page_pool_simple 1\ntest: name=t cycles_per_elem=%d ns_per_elem=%d.000\ntest: name=u cycles_per_elem=%d ns_per_elem=%d.000\ntest: name=v cycles_per_elem=%d ns_per_elem=%d.000\n' \
+					$((110 + i)) $((102 + i)) $((220 + i)) $((110 + i)) $((300 + i)) $((150 + i))
+			fi
+			i=$((i + 1))
+		done >"$tmp/ns_$side.txt"
+	done
+}
+
+NS_T="t: ns/elem in 1 of 5 loads before, 5 of 5 after: no ns or % change shown (a row's figures come from all the loads it counts)"
+NS_V="v: ns/elem in 0 of 5 loads before, 5 of 5 after: no ns or % change shown (a row's figures come from all the loads it counts)"
+
+# A row's figures come from the loads it counts: ns that only some of
+# them carried are not shown, nor % change of them, and a line says so
+# (before, one load's 10 ns gave ns before 10.000 and +950% in 5/5).
+t_ns_some_loads() {
+	ns_some_loads
+	ok=0
+	bc "$tmp/ns_b.txt" "$tmp/ns_a.txt"
+	row_is t "103 113 - - 5/5 change" || ok=1
+	row_is u "203 223 103.000 113.000 5/5 change" || ok=1
+	row_is v "303 303 - - 5/5 noise" || ok=1
+	has out '^t  *103  *113  *+10  *-  *-  *-  *-  ' || ok=1
+	hasx out "$NS_T" || ok=1
+	hasx out "$NS_V" || ok=1
+	[ "$(grep -c 'no ns or % change shown' "$tmp/out")" -eq 2 ] ||
+		{ diag "not two notes"; ok=1; }
+	bc -f markdown "$tmp/ns_b.txt" "$tmp/ns_a.txt"
+	rc_is 0 || ok=1
+	has out '^| t  *| *103 | *113 | *+10 | *- | *- | *- | *- |' || ok=1
+	hasx out "$NS_T" || ok=1
+	bc -f org "$tmp/ns_b.txt" "$tmp/ns_a.txt"
+	rc_is 0 || ok=1
+	has out '^| t  *| *103 | *113 | *10 | *- | *- | *- | *- |' || ok=1
+	hasx out "$NS_V" || ok=1
+	org_formula_holds "$tmp/out" >"$tmp/formula" ||
+		{ diag "org: $(head -n 1 "$tmp/formula")"; ok=1; }
+	ok_if "$ok" "ns in only some loads of a row: '-', no % change, a line under the table (text, markdown, org)"
+}
+
+# --fail-above never judges a figure of fewer loads than its row counts.
+t_ns_some_loads_gate() {
+	ns_some_loads
+	ok=0
+	bc --fail-above 50 "$tmp/ns_b.txt" "$tmp/ns_a.txt"
+	rc_is 0 || ok=1
+	hasx err "bench-compare: --fail-above 50: t not judged: no % change (ns/elem in 1 of 5 loads before, 5 of 5 after)" ||
+		ok=1
+	hasx err "bench-compare: --fail-above 50: v not judged: no % change (ns/elem in 0 of 5 loads before, 5 of 5 after)" ||
+		ok=1
+	[ "$(wc -l <"$tmp/err")" -eq 2 ] || { diag "not two stderr lines"; ok=1; }
+	bc --fail-above 5 "$tmp/ns_b.txt" "$tmp/ns_a.txt"
+	rc_is 1 || ok=1
+	hasx err "bench-compare: regression above 5%: u ns/elem +9.71% (p=0.0238 after Holm)" ||
+		ok=1
+	grep -q 'regression above 5%: t ' "$tmp/err" && { diag "t judged"; ok=1; }
+	head -n 3 "$tmp/ns_b.txt" | sed 's/ ns_per_elem=[0-9.]*//' >"$tmp/ns_t_b.txt"
+	for i in 1 2 3 4; do cat "$tmp/ns_t_b.txt"; done >"$tmp/ns_t_b4.txt"
+	printf 'format: bench_page_pool_simple 1\ntest: name=t cycles_per_elem=101 ns_per_elem=10.000\ntest: name=u cycles_per_elem=201 ns_per_elem=10.000\n' >>"$tmp/ns_t_b4.txt"
+	bc --fail-above 5 "$tmp/ns_t_b4.txt" "$tmp/ns_a.txt"
+	rc_is 1 || ok=1
+	hasx err "bench-compare: --fail-above 5: no row could be judged (no row with a verdict has a % change)" ||
+		ok=1
+	ok_if "$ok" "--fail-above judges no % change of ns that only some loads carried, says so, and fails when that leaves no row"
+}
+
+# -f json: null where the table shows "-", with the loads and the reason.
+t_ns_some_loads_json() {
+	if ! command -v jq >/dev/null 2>&1; then
+		ktap_test_fail "-f json of ns in some loads (jq not installed: make check needs it)"
+		return
+	fi
+	ns_some_loads
+	ok=0
+	bc -f json "$tmp/ns_b.txt" "$tmp/ns_a.txt"
+	rc_is 0 || ok=1
+	jq_is t '.rows[0] | .test == "t" and .ns == null and .pct_change == null and .ns_loads == {"before": 1, "after": 5} and .loads == {"before": 5, "after": 5} and .null_reason == "ns/elem in 1 of 5 loads before, 5 of 5 after" and .verdict == "change"' ||
+		ok=1
+	jq_is u '.rows[1] | .ns == {"before": 103, "after": 113, "diff": 10} and .ns_loads == {"before": 5, "after": 5} and .pct_change == 9.71 and .null_reason == null' ||
+		ok=1
+	jq_is v '.rows[2] | .ns == null and .ns_loads == {"before": 0, "after": 5} and .null_reason == "ns/elem in 0 of 5 loads before, 5 of 5 after"' ||
+		ok=1
+	ok_if "$ok" "-f json: ns and pct_change null with ns_loads and the reason when only some loads carried ns"
+}
+
 t_nothing_common() {
 	bc data/gate_before.txt data/per_elem_f1.txt
 	rc_is 0 && has out '^no test present on both sides$' &&
@@ -1270,7 +1426,8 @@ t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
 t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
 t_upstream_script t_seed_org t_org_formula t_json t_json_hostile
 t_format4 t_profile_ignored t_profile_ab t_profile_aa t_profile_one_side
-t_profile_json"
+t_profile_json t_line_limit t_dev_zero t_read_error t_ns_some_loads
+t_ns_some_loads_gate t_ns_some_loads_json"
 
 nr_errors=0
 count_case() {

@@ -5,9 +5,15 @@
 # tools/testing/selftests/net/bench_page_pool; and the out-of-tree user:
 # "make", "make install", "make run", "make ab", "make check".
 
+# The engine's files, listed once: time_bench.ko is built from these
+# objects, and the file lists below take their sources and headers.
+bench_engine_objs := time_bench_core.o
+bench_engine_headers := time_bench.h
+
 ifneq ($(KERNELRELEASE),)
 
 obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += time_bench.o bench_page_pool_simple.o
+time_bench-y := $(bench_engine_objs)
 
 # Feature tests for bench_page_pool_compat.h: the tree's headers, not its
 # version, decide, so backports build too.
@@ -38,8 +44,9 @@ else
 # ("make print-files FILES=module|kselftest") take them from here.
 # bench_this: this file, read before anything is included.
 bench_this := $(notdir $(lastword $(MAKEFILE_LIST)))
-BENCH_MODULE_FILES := Kconfig $(bench_this) time_bench.h time_bench.c \
-	bench_page_pool_compat.h bench_page_pool_simple.c
+BENCH_MODULE_FILES := Kconfig $(bench_this) $(bench_engine_headers) \
+	$(bench_engine_objs:.o=.c) bench_page_pool_compat.h \
+	bench_page_pool_simple.c
 BENCH_KSELFTEST_PROGS := test_bench_page_pool.sh
 BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh splat_patterns
 # lib.mk installs these two by name.

@@ -42,6 +42,7 @@
 
 #include "bench_page_pool_compat.h"
 #include "time_bench.h"
+#include "time_bench_driver.h"
 
 #define TB_LEGACY	"time_bench: "
 #define tb_err(suite, fmt, ...) \
@@ -63,6 +64,14 @@
 
 /* Room for a u64 with two decimals */
 #define TIME_BENCH_NUM_LEN	24
+
+/* What reading the timers costs, in thousandths per read. */
+struct time_bench_overhead {
+	u64 cycle_read_milli;		/* cycles per cycle-counter read */
+	u64 clock_read_milli_cycles;	/* cycles per monotonic-clock read */
+	u64 clock_read_milli_ns;	/* ns per monotonic-clock read */
+	u64 empty_loop_milli_cycles;	/* cycles per empty loop iteration */
+};
 
 /* The machine's hypervisor and what its cycle counter counts. */
 struct time_bench_instrument {

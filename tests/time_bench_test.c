@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User-space unit tests of the pure parts of time_bench.h, built as is
- * through the shims in tests/include/linux/: the arithmetic, the
- * instrument's classification and the loop driver, which runs its
+ * User-space unit tests of time_bench_math.c and time_bench_driver.c,
+ * built as is through the shims in tests/include/linux/: the arithmetic,
+ * the instrument's classification and the loop driver, which runs its
  * chunks in a fake context with a fake clock here.
  *
  * The output is KTAP (tests/include/ktap_test.h): "ok N - what" or
@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "ktap_test.h"
-#include "time_bench.h"
+#include "time_bench.h"		/* TIME_BENCH_MAX_REPS */
+#include "time_bench_driver.h"
 
 /* user-space stand-in for the kernel's own helper */
 #define ARRAY_SIZE(arr)	(sizeof(arr) / sizeof((arr)[0]))

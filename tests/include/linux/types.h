@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* User-space stand-in for <linux/types.h> so tests/ can build time_bench.h. */
+/* User-space stand-in for <linux/types.h> so tests/ can build the engine. */
 #ifndef _LINUX_TYPES_H
 #define _LINUX_TYPES_H
 

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * time_bench's loop driver, see time_bench_driver.h.  Built into the
+ * module and into the user-space unit tests (tests/), which drive it
+ * with a fake clock.
+ */
+#include <linux/math64.h>
+#include <linux/string.h>
+
+#include "time_bench_driver.h"
+
+/* Notes where a timed chunk ran. */
+static void time_bench_note_where(struct time_bench_where *w,
+				  const struct time_bench_chunk *c)
+{
+	if (!w->chunks++)
+		w->cpu = c->cpu;
+	else if (c->cpu != w->cpu)
+		w->cpu_moves++;
+	w->softirq_chunks += c->in_softirq;
+	w->context_chunks += c->in_context;
+}
+
+/*
+ * The context the chunks were seen in, not the one they were sent to:
+ * @wanted if all of them ran there, else process (no chunk in softirq),
+ * softirq (all of them) or mixed.
+ */
+const char *time_bench_where_name(const struct time_bench_where *w,
+				  const char *wanted)
+{
+	if (w->context_chunks == w->chunks)
+		return wanted;
+	if (!w->softirq_chunks)
+		return "process";
+	if (w->softirq_chunks == w->chunks)
+		return "softirq";
+	return "mixed";
+}
+
+/* One chunk of @loops iterations; sizes the next one from its speed. */
+static enum time_bench_end
+time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
+{
+	struct time_bench_chunk *c = &d->chunk;
+
+	memset(c, 0, sizeof(*c));
+	c->loops = loops;
+	d->ops->run_chunk(d->arg, c, timed);
+	if (c->error) {
+		d->error = c->error;
+		return TIME_BENCH_FAILED;
+	}
+	if (c->completed < loops)
+		return TIME_BENCH_SHORT;
+	d->next_chunk = time_bench_next_chunk(loops, c->stop.ns - c->start.ns,
+					      d->chunk_ns, U64_MAX);
+	return TIME_BENCH_DONE;
+}
+
+/*
+ * Runs the loop into @rec, chunk by chunk, until @max_loops iterations or
+ * @max_ns of timed work are done; @timed chunks count where they ran.
+ */
+static enum time_bench_end
+time_bench_run_loops(struct time_bench_driver *d, u64 max_loops, u64 max_ns,
+		     struct time_bench_record *rec, bool timed)
+{
+	enum time_bench_end end;
+	u64 loops;
+
+	while (rec->invocations < max_loops && rec->ns < max_ns) {
+		loops = max_loops - rec->invocations;
+		if (d->next_chunk < loops)
+			loops = d->next_chunk;
+		if (d->ops->stop(d->arg))
+			return TIME_BENCH_STOPPED;
+		end = time_bench_drive_chunk(d, loops, timed);
+		if (end == TIME_BENCH_FAILED)
+			return end;
+		time_bench_account(rec, &d->chunk.start, &d->chunk.stop,
+				   d->chunk.completed);
+		if (end == TIME_BENCH_SHORT) {
+			d->short_after = rec->invocations;
+			return end;
+		}
+		if (timed)
+			time_bench_note_where(&d->where, &d->chunk);
+	}
+	return TIME_BENCH_DONE;
+}
+
+/*
+ * Iterations per repetition that fill @rep_ns at the speed of a short
+ * calibration run (@rep_ns, or one chunk if that is shorter), within
+ * [@min_loops, @max_loops].
+ */
+static enum time_bench_end
+time_bench_calibrate(struct time_bench_driver *d, u64 rep_ns, u64 min_loops,
+		     u64 max_loops, u64 *per_rep)
+{
+	struct time_bench_record cal = { 0 };
+	enum time_bench_end end;
+	u64 loops;
+
+	end = time_bench_run_loops(d, U64_MAX,
+				   rep_ns < d->chunk_ns ? rep_ns : d->chunk_ns,
+				   &cal, false);
+	if (end != TIME_BENCH_DONE)
+		return end;
+	loops = mul_u64_u64_div_u64(cal.invocations, rep_ns,
+				    cal.ns ? cal.ns : 1);
+	if (loops < min_loops)
+		loops = min_loops;
+	*per_rep = loops > max_loops ? max_loops : loops;
+	return TIME_BENCH_DONE;
+}
+
+/* Spread over the repetitions, and the one the legacy line shows: the
+ * median, or the lower of the two middle ones.
+ */
+static void time_bench_summarize_outcome(struct time_bench_outcome *o)
+{
+	u32 r;
+
+	o->total_invocations = 0;
+	for (r = 0; r < o->reps; r++) {
+		const struct time_bench_record *rec = &o->recs[r];
+
+		o->cycles_milli[r] = time_bench_milli_per_elem(rec->cycles,
+							       rec->invocations);
+		o->ns_milli[r] = time_bench_milli_per_elem(rec->ns,
+							   rec->invocations);
+		o->total_invocations += rec->invocations;
+	}
+	memcpy(o->sorted, o->ns_milli, o->reps * sizeof(*o->sorted));
+	o->ns = time_bench_summarize(o->sorted, o->reps);
+	memcpy(o->sorted, o->cycles_milli, o->reps * sizeof(*o->sorted));
+	o->cycles = time_bench_summarize(o->sorted, o->reps);
+	for (r = 0; r < o->reps; r++)
+		if (o->cycles_milli[r] == o->sorted[(o->reps - 1) / 2])
+			break;
+	o->median_rep = r;
+}
+
+/*
+ * A whole measurement: an untimed warm-up chunk, which also sizes the
+ * first chunk; the calibration, unless the plan fixes the loops; then
+ * the repetitions, timed, between the before_reps and after_reps hooks;
+ * then the summary.  @o's arrays hold plan->reps entries, zeroed.
+ */
+enum time_bench_end
+time_bench_drive(struct time_bench_driver *d, const struct time_bench_plan *p,
+		 struct time_bench_outcome *o)
+{
+	enum time_bench_end end;
+	u32 r;
+
+	d->phase = TIME_BENCH_WARMUP;
+	end = time_bench_drive_chunk(d, p->warmup_loops, false);
+	if (end != TIME_BENCH_DONE)
+		return end;
+	o->reps = p->reps;
+	o->loops = p->loops;
+	d->phase = TIME_BENCH_CALIBRATION;
+	if (!o->loops) {
+		end = time_bench_calibrate(d, div64_u64(p->time_ns, p->reps),
+					   p->min_loops, p->max_loops, &o->loops);
+		if (end != TIME_BENCH_DONE)
+			return end;
+	}
+	d->phase = TIME_BENCH_REPETITIONS;
+	if (d->ops->before_reps) {
+		d->error = d->ops->before_reps(d->arg);
+		if (d->error)
+			return TIME_BENCH_FAILED;
+	}
+	for (r = 0; r < o->reps; r++) {
+		end = time_bench_run_loops(d, o->loops, U64_MAX, &o->recs[r],
+					   true);
+		if (end != TIME_BENCH_DONE)
+			return end;
+	}
+	if (d->ops->after_reps)
+		d->ops->after_reps(d->arg);
+	o->where = d->where;
+	time_bench_summarize_outcome(o);
+	return TIME_BENCH_DONE;
+}

@@ -7,8 +7,11 @@
 
 # The engine's files, listed once: time_bench.ko is built from these
 # objects, and the file lists below take their sources and headers.
-bench_engine_objs := time_bench_core.o time_bench_math.o time_bench_driver.o
-bench_engine_headers := time_bench.h time_bench_math.h time_bench_driver.h
+bench_engine_objs := time_bench_core.o time_bench_params.o time_bench_cpus.o \
+	time_bench_counters.o time_bench_env.o time_bench_output.o \
+	time_bench_results.o time_bench_math.o time_bench_driver.o
+bench_engine_headers := time_bench.h time_bench_internal.h time_bench_stamp.h \
+	time_bench_math.h time_bench_driver.h
 
 ifneq ($(KERNELRELEASE),)
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every kernel-version difference the benchmark has to know about: the
- * engine's (time_bench.c includes this header for them) and page_pool's.
- * The Makefile's feature tests decide from what the tree's headers
- * have, not from its version, so backports and net-next trees build.
+ * engine's (time_bench_counters.c includes this header for them) and
+ * page_pool's.  The Makefile's feature tests decide from what the tree's
+ * headers have, not from its version, so backports and net-next trees
+ * build.
  *
  * The path probes read a few struct page_pool fields that are not API;
  * they are wrapped here so a layout change is fixed in one place.

@@ -81,19 +81,11 @@ struct time_bench_cpus_ops {
 	int (*end)(void *priv, const char **what);
 };
 
+/* The engine brings the hooks of such a context. */
 #define TIME_BENCH_CPUS_CONTEXT(ops) {					\
 	.name = "softirq",						\
-	.setup = time_bench_cpus_setup,					\
-	.run_chunk = time_bench_cpus_run_chunk,				\
-	.report = time_bench_cpus_report,				\
-	.teardown = time_bench_cpus_teardown,				\
 	.cpus = (ops),							\
 }
-
-int time_bench_cpus_setup(struct time_bench_run *run);
-void time_bench_cpus_run_chunk(struct time_bench_run *run);
-void time_bench_cpus_report(struct time_bench_run *run);
-void time_bench_cpus_teardown(struct time_bench_run *run);
 
 /* One row of a family's table. */
 struct time_bench_test {

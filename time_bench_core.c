@@ -166,6 +166,15 @@ const struct time_bench_context time_bench_softirq = {
 };
 EXPORT_SYMBOL_GPL(time_bench_softirq);
 
+/* The hooks of a test's context; the engine's for several CPUs. */
+static const struct time_bench_context *
+time_bench_hooks(const struct time_bench_run *run)
+{
+	const struct time_bench_context *ctx = run->test->context;
+
+	return ctx->cpus ? &time_bench_cpus_hooks : ctx;
+}
+
 /*
  * The loop driver's kernel side (the driver itself is pure, in the
  * header): a chunk runs in the test's context, the PMU is read around it
@@ -181,7 +190,7 @@ static void time_bench_glue_chunk(void *arg, struct time_bench_chunk *c,
 	run->timed = timed;
 	run->chunk_task = NULL;
 	time_bench_pmu_read(st, &c->start);
-	run->test->context->run_chunk(run);
+	time_bench_hooks(run)->run_chunk(run);
 	time_bench_pmu_read(st, &c->stop);
 	/* This task's counters missed a chunk that another task ran. */
 	if (run->chunk_task != current)
@@ -323,11 +332,12 @@ static int time_bench_measure(struct time_bench_run *run)
 /* The context first: a test's setup may need it, e.g. its NAPI. */
 static int time_bench_setup(struct time_bench_run *run)
 {
+	const struct time_bench_context *ctx = time_bench_hooks(run);
 	const struct time_bench_test *t = run->test;
 	int ret = 0;
 
-	if (t->context->setup)
-		ret = t->context->setup(run);
+	if (ctx->setup)
+		ret = ctx->setup(run);
 	if (!ret && t->setup)
 		ret = t->setup(run);
 	return ret;
@@ -336,8 +346,10 @@ static int time_bench_setup(struct time_bench_run *run)
 /* The context first: a pool bound to a NAPI wants it disabled. */
 static void time_bench_teardown(struct time_bench_run *run)
 {
-	if (run->test->context->teardown)
-		run->test->context->teardown(run);
+	const struct time_bench_context *ctx = time_bench_hooks(run);
+
+	if (ctx->teardown)
+		ctx->teardown(run);
 	if (run->suite->teardown)
 		run->suite->teardown(run);
 }
@@ -361,8 +373,8 @@ static int time_bench_run_one(const struct time_bench_suite *s,
 		ret = time_bench_setup(run);
 		if (!ret)
 			ret = time_bench_measure(run);
-		if (!ret && run->test->context->report)
-			run->test->context->report(run);
+		if (!ret && time_bench_hooks(run)->report)
+			time_bench_hooks(run)->report(run);
 		time_bench_teardown(run);
 	}
 	kfree(run->priv);

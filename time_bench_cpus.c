@@ -336,7 +336,7 @@ static int time_bench_cpus_alloc(struct time_bench_run *run, unsigned int nr)
 }
 
 /* Counting instructions, QEMU runs the vCPUs one at a time. */
-int time_bench_cpus_setup(struct time_bench_run *run)
+static int time_bench_cpus_setup(struct time_bench_run *run)
 {
 	struct time_bench_cpus_ctx *cc;
 	unsigned int nr = run->test->context->cpus->nr_cpus(), i;
@@ -367,7 +367,6 @@ out:
 	free_cpumask_var(mask);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(time_bench_cpus_setup);
 
 /* The chunk's figures: the workers but the first, together. */
 static void time_bench_cpus_account(struct time_bench_cpus_ctx *cc,
@@ -392,7 +391,7 @@ static void time_bench_cpus_account(struct time_bench_cpus_ctx *cc,
 }
 
 /* One concurrent run of chunk->loops elements. */
-void time_bench_cpus_run_chunk(struct time_bench_run *run)
+static void time_bench_cpus_run_chunk(struct time_bench_run *run)
 {
 	struct time_bench_cpus_ctx *cc = run->ctx;
 	struct time_bench_chunk *c = run->chunk;
@@ -421,10 +420,9 @@ void time_bench_cpus_run_chunk(struct time_bench_run *run)
 	/* The work ran in other tasks: the PMU counts of this one miss it. */
 	run->chunk_task = NULL;
 }
-EXPORT_SYMBOL_GPL(time_bench_cpus_run_chunk);
 
 /* Each CPU's share, in the legacy benchmark's concurrent format. */
-void time_bench_cpus_report(struct time_bench_run *run)
+static void time_bench_cpus_report(struct time_bench_run *run)
 {
 	struct time_bench_cpus_ctx *cc = run->ctx;
 	struct time_bench_result *res = run->result;
@@ -441,9 +439,8 @@ void time_bench_cpus_report(struct time_bench_run *run)
 		time_bench_print_cpu(name, res->cpu_ids[i], &res->cpu_recs[i]);
 	time_bench_print_cpu_sum(name, res->cpu_recs + 1, cc->nr - 1);
 }
-EXPORT_SYMBOL_GPL(time_bench_cpus_report);
 
-void time_bench_cpus_teardown(struct time_bench_run *run)
+static void time_bench_cpus_teardown(struct time_bench_run *run)
 {
 	struct time_bench_cpus_ctx *cc = run->ctx;
 	unsigned int i;
@@ -457,4 +454,10 @@ void time_bench_cpus_teardown(struct time_bench_run *run)
 	kfree(cc);
 	run->ctx = NULL;
 }
-EXPORT_SYMBOL_GPL(time_bench_cpus_teardown);
+
+const struct time_bench_context time_bench_cpus_hooks = {
+	.setup = time_bench_cpus_setup,
+	.run_chunk = time_bench_cpus_run_chunk,
+	.report = time_bench_cpus_report,
+	.teardown = time_bench_cpus_teardown,
+};

@@ -98,6 +98,9 @@ int time_bench_check_params(const struct time_bench_suite *s);
 int time_bench_select(const struct time_bench_suite *s);
 int time_bench_check_table(const struct time_bench_suite *s);
 
+/* time_bench_cpus.c: the hooks of TIME_BENCH_CPUS_CONTEXT() */
+extern const struct time_bench_context time_bench_cpus_hooks;
+
 /* time_bench_counters.c */
 void time_bench_instrument(struct time_bench_instrument *ins);
 int time_bench_pmu_open(struct time_bench_state *st);

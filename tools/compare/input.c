@@ -235,8 +235,8 @@ static void read_lines(struct parse_ctx *ctx, FILE *f)
 		if (why)
 			parse_error(ctx, "read error: %s", why);
 		else
-			parse_error(ctx, "line longer than the limit of %d bytes: the rest of the file is not read",
-				    INPUT_LINE_MAX);
+			parse_error(ctx, "line longer than the limit of %d bytes: %s",
+				    INPUT_LINE_MAX, "the rest of the file is not read");
 	}
 	free(line);
 	results_end(ctx);

@@ -642,8 +642,8 @@ static int gate_fail_above(const struct comparison *cmp, double limit)
 		}
 		if (isnan(r->pct)) {
 			why = no_pct_reason(cmp, r);
-			fprintf(stderr, PROG ": --fail-above %g: %s not judged: no %% change (%s)\n",
-				limit, r->test->name, why);
+			fprintf(stderr, PROG ": --fail-above %g: %s not judged: %s (%s)\n",
+				limit, r->test->name, "no % change", why);
 			free(why);
 			continue;
 		}

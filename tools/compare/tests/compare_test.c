@@ -1139,7 +1139,7 @@ static void test_strtab_flood(void)
 	for (i = 0; ok && i < n; i++)
 		ok = !strcmp(other.str[i], drawn.str[i]) &&
 		     !strcmp(fixed.str[i], drawn.str[i]);
-	KTAP_CHECK(ok, "strtab: tables of other keys number the same names the same, in the order first seen");
+	KTAP_CHECK(ok, "strtab: other keys number the same names alike, in the order first seen");
 	strtab_free(&fixed);
 	strtab_free(&drawn);
 	strtab_free(&other);
@@ -1215,26 +1215,28 @@ static void test_read_errors(void)
 	static const char whole[] =
 		"format: bench_page_pool_simple 1\n"
 		"test: name=a cycles_per_elem=1\n";
+	static const char eio[] =
+		"bench-compare: stream:3: read error: Input/output error";
+	static const char enomem[] =
+		"bench-compare: stream:3: read error: Cannot allocate memory";
+	static const char cut[] =
+		"bench-compare: stream:3: test: line cut short: no newline at its end";
 	char msg[200];
 	size_t tests;
 	int ret;
 
 	ret = read_failing(text, EIO, msg, sizeof(msg), &tests);
-	if (!KTAP_CHECK(ret == -1 && tests == 1 &&
-			!strcmp(msg, "bench-compare: stream:3: read error: Input/output error"),
-			"a read failing in line 3 (EIO): stream:3: read error, the cut line not read"))
+	if (!KTAP_CHECK(ret == -1 && tests == 1 && !strcmp(msg, eio),
+			"a read failing in line 3 (EIO): a read error, the cut line not read"))
 		ktap_diag("returned %d, %zu tests, said '%s'", ret, tests, msg);
 	ret = read_failing(text, ENOMEM, msg, sizeof(msg), &tests);
-	KTAP_CHECK(ret == -1 &&
-		   !strcmp(msg, "bench-compare: stream:3: read error: Cannot allocate memory"),
+	KTAP_CHECK(ret == -1 && !strcmp(msg, enomem),
 		   "a read failing with ENOMEM is an error too, never the end of the file");
 	ret = read_failing(text, 0, msg, sizeof(msg), &tests);
-	KTAP_CHECK(ret == -1 &&
-		   !strcmp(msg, "bench-compare: stream:3: test: line cut short: no newline at its end"),
+	KTAP_CHECK(ret == -1 && !strcmp(msg, cut),
 		   "the same stream ending there: a line cut short, as before");
 	ret = read_failing(whole, EIO, msg, sizeof(msg), &tests);
-	KTAP_CHECK(ret == -1 &&
-		   !strcmp(msg, "bench-compare: stream:3: read error: Input/output error"),
+	KTAP_CHECK(ret == -1 && !strcmp(msg, eio),
 		   "whole lines, then a failing read: an error all the same");
 	ret = read_failing(whole, 0, msg, sizeof(msg), &tests);
 	KTAP_CHECK(ret == 0 && !msg[0] && tests == 1,

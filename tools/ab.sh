@@ -113,7 +113,10 @@ eval "VCPUS=\${VCPUS:-\$AB_VCPUS_$clock}"
 for side in before after; do
 	SIDE=$(echo $side | tr a-z A-Z)
 	eval "KDIR=\$${side}_kdir KERNEL_RELEASE=\$${side}_release"
-	mods=$(build_modules "$(module_build_dir "ab-$side")") || exit 1
+	# a folder per kernel tree: runs of make ab side by side (make
+	# check's) never swap modules under each other's guests
+	kdir_key=$(printf '%s' "$KDIR" | md5sum | cut -c1-12)
+	mods=$(build_modules "$(module_build_dir "ab-$kdir_key")") || exit 1
 	eval "${side}_built=\$mods side_args=\${${SIDE}_ARGS:-}"
 	check_module_args ARGS "$mods" "$ARGS"
 	check_module_args "${SIDE}_ARGS" "$mods" "$side_args"

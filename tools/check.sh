@@ -483,7 +483,12 @@ AB_ICOUNT_ARGS="tests=$(echo $AB_ICOUNT_TESTS | tr ' ' ,) time_ms=20"
 # (tests/ab-kernels/*.patch); ptr_ring and the slow path never do.
 AB_CACHE_TEST=tasklet_page_pool01_fast_path
 AB_OTHER_TESTS=tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow
-AB_PROFILE_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=20"
+AB_PROFILE_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=5"
+
+build_host_tools() {
+	make -s -C "$BENCH_TOP/tools/compare" &&
+		{ [ "$SUITE_ICOUNT" = 0 ] || make -s -C "$BENCH_TOP/tools/profile"; }
+}
 
 # The small kernels' build tree; their images are beside it.
 ab_kernels() {
@@ -622,28 +627,6 @@ cd "$BENCH_TOP" || exit 1
 start=$(date +%s)
 ktap_print_header
 
-# The host's checks, the fuzz step (one core, a minute) beside the rest.
-fuzz_lane() {
-	lane_step "bench-compare: fuzzed under ASan and UBSan" \
-		make -s -C tools/compare fuzz
-}
-lane_start fuzz fuzz_lane
-# shellcheck disable=SC2046
-step "checkpatch --strict on the sources" checkpatch \
-	$(project_files module) tests/time_bench_test.c \
-	tests/include/ktap_test.h tests/include/linux/*.h \
-	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
-	tools/profile/*.c
-step "unit tests of time_bench arithmetic" unit_tests
-step "bench-compare: unit and parser tests" make -s -C tools/compare check
-step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
-	sh tests/wrapper_test.sh
-step "make ab: the guest order keeps host drift off both sides" \
-	ab_order_balanced
-step "ACCEL: the reason KVM cannot run the guest, one line from QEMU's recorded words, PVM first" \
-	accel_reason
-lane_join fuzz
-
 # The builds, for each kernel; what its guests need is kept by series.
 for k in $KERNELS; do
 	select_kernel "$k"
@@ -678,9 +661,18 @@ first_cpu() {
 }
 
 # Counting instructions, what needs their precision, in one vCPU: a
-# second one's work would count into the first's tests.
-icount_suite() {
-	guest_suite "$(first_cpu)-icount" PRECISE=1 -- -c "$(first_cpu)" -i -s 1
+# second one's work would count into the first's tests.  The regression
+# gate on the first kernel only.
+icount_suite() {	# series
+	set -- "$1" $KERNELS
+	i_gate=0
+	[ "$1" = "$2" ] && i_gate=1
+	guest_suite "$(first_cpu)-icount" PRECISE=1 GATE=$i_gate -- \
+		-c "$(first_cpu)" -i -s 1
+}_${1#*.}\"")" ] &&
+		i_gate=1
+	guest_suite "$(first_cpu)-icount" PRECISE=1 GATE=$i_gate -- \
+		-c "$(first_cpu)" -i -s 1
 }
 
 # Whether a kernel's instruction-counting suite runs in the second line:
@@ -735,8 +727,6 @@ side_lane() {
 	# "lock incl": one instruction that loads and stores
 	lane_step "make ab PROFILE=1, an atomic_inc() in page_pool_recycle_in_cache(): the fast path +1 instruction, load, store and atomic, nothing else moves" \
 		ab_constructed atomic-inc insns=1 loads=1 stores=1 atomics=1
-	lane_step "make ab counting instructions, A/B bulk=16 vs 4 on the small kernel: the bulk row changes, the others noise (false alarm <= 1%)" \
-		ab_ab_icount
 }
 
 if [ "$DEBUG_KERNEL" = 1 ]; then
@@ -752,7 +742,34 @@ if [ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
 	needed_step "small kernels from linux-source-6.12 for make ab's constructed changes: base and tests/ab-kernels/*.patch (cached)" \
 		ab_kernels
 fi
+# What the second line's commands build, built once before it starts.
+needed_step "bench-compare and the profile plugin build" build_host_tools
 lane_start side side_lane
+
+# The host's checks, the fuzz step beside them, while the second line
+# runs its first guests: none of them times anything.  700 mutations
+# (make fuzz's default is 1500) keep the fuzz step to about a minute
+# and a half of one core.
+fuzz_lane() {
+	lane_step "bench-compare: fuzzed under ASan and UBSan" \
+		make -s -C tools/compare fuzz FUZZ_CASES=700
+}
+lane_start fuzz fuzz_lane
+# shellcheck disable=SC2046
+step "checkpatch --strict on the sources" checkpatch \
+	$(project_files module) tests/time_bench_test.c \
+	tests/include/ktap_test.h tests/include/linux/*.h \
+	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
+	tools/profile/*.c
+step "unit tests of time_bench arithmetic" unit_tests
+step "bench-compare: unit and parser tests" make -s -C tools/compare check
+step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
+	sh tests/wrapper_test.sh
+step "make ab: the guest order keeps host drift off both sides" \
+	ab_order_balanced
+step "ACCEL: the reason KVM cannot run the guest, one line from QEMU's recorded words, PVM first" \
+	accel_reason
+lane_join fuzz
 
 # The main line: per kernel, the whole suite timing cycles with the
 # first CPU model (the endless load included), the kselftest and the
@@ -793,6 +810,9 @@ for k in $KERNELS; do
 			signals_clean "$k"
 		step "ACCEL: auto probes KVM, says which and why, falls back to TCG; kvm fails at once where KVM cannot" \
 			accel_choice "$k"
+		[ -n "$AB_TREE" ] &&
+			step "make ab counting instructions, A/B bulk=16 vs 4 on the small kernel: the bulk row changes, the others noise (false alarm <= 1%)" \
+				ab_ab_icount
 	fi
 	first=0
 done

@@ -38,18 +38,7 @@ if [ ! -f "$OUT/.base" ] || [ "$(cat "$OUT/.base")" != "$base_key" ]; then
 	cp -al "$SRC" "$OUT/src" &&
 		cp "$SRC/$PATCHED" "$OUT/$(basename "$PATCHED").orig" ||
 		die "cannot link $SRC into $OUT/src"
-	{
-		make -C "$OUT/src" O="$TREE" tinyconfig &&
-		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$TREE" \
-			"$TREE/.config" "$FRAGMENT" &&
-		make -C "$OUT/src" O="$TREE" olddefconfig
-	} >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed (log: $log)"; }
-	missing=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
-		  "$FRAGMENT" | while read -r line; do
-			grep -qxF "$line" "$TREE/.config" || printf '%s\n' "$line"
-		  done)
-	[ -z "$missing" ] || die "small.config options lost by olddefconfig:
-$missing"
+	tiny_config "$OUT/src" "$TREE" "$FRAGMENT" "$log"
 	printf '%s\n' "$base_key" >"$OUT/.base"
 fi
 

@@ -29,20 +29,7 @@ if [ ! -f "$OUT/.built" ] || [ "$(cat "$OUT/.built")" != "$key" ] ||
 	say "building the debug kernel in $OUT (about 9 minutes on 2 cores)"
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
-	{
-		make -C "$SRC" O="$OUT" tinyconfig &&
-		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" \
-			"$OUT/.config" "$FRAGMENT" &&
-		make -C "$SRC" O="$OUT" olddefconfig
-	} >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuring failed"; }
-
-	# Every option the fragment sets must have survived olddefconfig.
-	missing=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
-		  "$FRAGMENT" | while read -r line; do
-			grep -qxF "$line" "$OUT/.config" || printf '%s\n' "$line"
-		  done)
-	[ -z "$missing" ] || die "debug.config options lost by olddefconfig:
-$missing"
+	tiny_config "$SRC" "$OUT" "$FRAGMENT" "$log"
 
 	make -C "$SRC" O="$OUT" -j"$(nproc)" bzImage modules >>"$log" 2>&1 ||
 		{ tail -n 30 "$log" >&2; die "debug kernel build failed (log: $log)"; }

@@ -551,6 +551,24 @@ kernel_source() {
 	printf '%s\n' "$tree"
 }
 
+# Configures a small kernel in OUT from the source SRC: make tinyconfig,
+# then FRAGMENT merged in.  Every option the fragment sets must survive
+# olddefconfig, or it dies naming those lost.
+tiny_config() {	# src out fragment log
+	{
+		make -C "$1" O="$2" tinyconfig &&
+		"$1/scripts/kconfig/merge_config.sh" -m -O "$2" \
+			"$2/.config" "$3" &&
+		make -C "$1" O="$2" olddefconfig
+	} >"$4" 2>&1 || { tail -n 30 "$4" >&2; die "configuring failed (log: $4)"; }
+	t_lost=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
+		  "$3" | while read -r line; do
+			grep -qxF "$line" "$2/.config" || printf '%s\n' "$line"
+		  done)
+	[ -z "$t_lost" ] || die "$(basename "$3") options lost by olddefconfig:
+$t_lost"
+}
+
 # ab_order N: the side of each of 2N guests, one per line.  Blocks of
 # "before after after before" put both sides at the same mean position,
 # so a linear drift of the host cannot favour one; a last half block,

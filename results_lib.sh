@@ -136,9 +136,10 @@ results_is_number() {	# value
 
 # Succeeds when FILE is one whole block of this module's results: a
 # "format: bench_page_pool_simple N" first line, "KEY: ..." lines only,
-# no control character, test:/skip:/cpu: lines of "name=TEST key=value"
-# words with test names of letters, digits, "_" and "-" (the selected:
-# ones too), a skip: reason, and from format 3 on a clock: and accel:
+# each from its first column, no control character, test:/skip:/cpu:
+# lines of "name=TEST key=value" words, no key twice, with test names
+# of letters, digits, "_" and "-" (the selected: ones too), each test:
+# name once, a skip: reason, and from format 3 on a clock: and accel:
 # line and the end: line whose counts agree with the block.  Each FIELD
 # named must be a plain decimal number on every test: line.  Otherwise
 # prints "FILE:LINE: what is wrong" and fails.
@@ -162,6 +163,9 @@ results_check() {	# file [field...]
 	}
 	$0 ~ /^[ \t]*$/ {
 		next
+	}
+	/^[ \t]/ {
+		bad("a line starting with a blank (a results line starts at its key)")
 	}
 	$1 !~ /^[a-z_]+:$/ {
 		bad("expected a \"KEY: value\" line")
@@ -193,16 +197,25 @@ results_check() {	# file [field...]
 	$1 == "test:" || $1 == "skip:" || $1 == "cpu:" {
 		if (index($2, "name=") != 1 || !name_ok(substr($2, 6)))
 			bad($1 " line without name=TEST first")
+		delete seen
 		for (i = 3; i <= NF; i++) {
 			if ($1 == "skip:" && $i ~ /^reason=./)
 				break
 			if ($i !~ /^[a-z_][a-z0-9_]*=[^=]/)
 				bad("\"" $i "\" is not a key=value field")
+			key = substr($i, 1, index($i, "="))
+			if (key in seen)
+				bad("field " key " given twice")
+			seen[key] = 1
 		}
 		if ($1 == "skip:" && i > NF)
 			bad("skip: line without reason=")
 	}
 	$1 == "test:" {
+		name = substr($2, 6)
+		if (name in test_line)
+			bad("test " name ": appears twice in one results block (also at line " test_line[name] ")")
+		test_line[name] = NR
 		tests++
 		for (j = 1; j <= numbers; j++) {
 			v = ""

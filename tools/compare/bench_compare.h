@@ -5,10 +5,11 @@
  * Shared types and prototypes. The program is split by concern:
  * util.c (memory, numbers, strings), input.c (files, lines and loads)
  * with results.c (results files) and dmesg.c (kernel log lines) behind
- * it, env.c (environment fingerprints), stats.c (pure statistics),
- * compare.c (one row per test), profile.c (the exact profiles of a
- * row), table.c (text, markdown and org tables), json.c, plot.c
- * (gnuplot) and main.c (command line).
+ * it and line.c (what those two share: line.h) below them, env.c
+ * (environment fingerprints), stats.c (pure statistics), compare.c
+ * (one row per test), profile.c (the exact profiles of a row), table.c
+ * (text, markdown and org tables), json.c, plot.c (gnuplot) and main.c
+ * (command line).
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H

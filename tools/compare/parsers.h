@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench-compare: the parsers' entry points, which input.c calls for
+ * each line of a file: results.c (results files) and dmesg.c (kernel
+ * log lines).
+ *
+ * Layer: the parsers, between input.c above and line.c below.
+ */
+#ifndef BENCH_COMPARE_PARSERS_H
+#define BENCH_COMPARE_PARSERS_H
+
+#include "line.h"
+
+bool results_line(struct parse_ctx *ctx, char *line);
+void results_end(struct parse_ctx *ctx);
+void dmesg_line(struct parse_ctx *ctx, const char *line);
+
+#endif /* BENCH_COMPARE_PARSERS_H */

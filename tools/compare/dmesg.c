@@ -436,3 +436,9 @@ void dmesg_line(struct parse_ctx *ctx, const char *line)
 	if (rec && data_line_ok(ctx, rec, "trimmed line"))
 		parse_trimmed(ctx, rec);
 }
+
+/* The end of a file frees what the last instrument line left. */
+void dmesg_end(struct parse_ctx *ctx)
+{
+	free(ctx->next_accel);
+}

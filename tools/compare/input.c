@@ -111,8 +111,7 @@ static void read_lines(struct parse_ctx *ctx, FILE *f)
 	}
 	free(line);
 	results_end(ctx);
-	free(ctx->env.item);
-	free(ctx->next_accel);
+	dmesg_end(ctx);
 }
 
 /*

@@ -1076,8 +1076,9 @@ bool results_line(struct parse_ctx *ctx, char *line)
 	return parse_header(ctx, line);
 }
 
-/* The end of a file ends its block. */
+/* The end of a file ends its block, and what it kept of it. */
 void results_end(struct parse_ctx *ctx)
 {
 	close_block(ctx);
+	free(ctx->env.item);
 }

@@ -8,8 +8,8 @@
  * it and line.c (what those two share: line.h) below them, env.c
  * (environment fingerprints), stats.c (pure statistics), compare.c
  * (one row per test), profile.c (the exact profiles of a row), table.c
- * (text, markdown and org tables), json.c, plot.c (gnuplot) and main.c
- * (command line).
+ * (text, markdown and org tables), json.c, plot.c (gnuplot), main.c
+ * (command line) and help.c (its help text).
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -452,6 +452,12 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 /* json.c */
 
 void print_json(const struct bench_set *set, const struct comparison *cmp);
+
+/* ------------------------------------------------------------------ */
+/* help.c */
+
+void print_usage(FILE *f);
+void print_help(FILE *f);
 
 /* ------------------------------------------------------------------ */
 /* plot.c */

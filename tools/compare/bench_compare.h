@@ -10,6 +10,19 @@
  * (one row per test), profile.c (the exact profiles of a row), table.c
  * (text, markdown and org tables), json.c, plot.c (gnuplot), main.c
  * (command line) and help.c (its help text).
+ *
+ * Calls only go down (each file says its layer at its top):
+ *
+ *   main.c             help.c input.c compare.c table.c json.c plot.c
+ *   input.c            results.c dmesg.c (parsers.h) line.c strtab.c
+ *   results.c dmesg.c  line.c (line.h) env.c, results.c strtab.c too
+ *   table.c json.c     compare.c env.c, table.c profile.c too
+ *   compare.c          profile.c stats.c
+ *   line.c env.c       strtab.c
+ *   profile.c          stats.c
+ *   all of them        util.c
+ *
+ * One reference goes sideways: json.c reads prof_keys of results.c.
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H

@@ -15,6 +15,9 @@
  * keyed, they take what other names take (doc/comparing.rst). Nothing
  * printed depends on the key: strings are numbered, and read back, in
  * the order first seen, never in the order of their slots.
+ *
+ * Layer: low, above util.c only; called by line.c, the parsers,
+ * env.c and input.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>

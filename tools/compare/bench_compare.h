@@ -53,6 +53,10 @@
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 
+/* The kernel's names of the exact-width integers, as checkpatch asks. */
+typedef __UINT64_TYPE__ u64;
+typedef __UINT32_TYPE__ u32;
+
 /*
  * User-space stand-in for the kernel's __printf (compiler_attributes.h);
  * split over two lines only so that checkpatch does not ask for __printf
@@ -198,11 +202,11 @@ struct strtab {
 	size_t cap;
 	size_t *slots;		/* 1 + number, 0 for an empty slot */
 	size_t nr_slots;
-	uint64_t key[2];	/* of SipHash-2-4 */
+	u64 key[2];		/* of SipHash-2-4 */
 	bool keyed;
 };
 
-uint64_t siphash24(const uint64_t key[2], const void *s, size_t len);
+u64 siphash24(const u64 key[2], const void *s, size_t len);
 size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
 bool strtab_find(const struct strtab *t, const void *s, size_t len,
 		 size_t *id);

@@ -5,10 +5,24 @@
  * Shared types and prototypes. The program is split by concern:
  * util.c (memory, numbers, strings), input.c (files, lines and loads)
  * with results.c (results files) and dmesg.c (kernel log lines) behind
- * it, env.c (environment fingerprints), stats.c (pure statistics),
- * compare.c (one row per test), profile.c (the exact profiles of a
- * row), table.c (text, markdown and org tables), json.c, plot.c
- * (gnuplot) and main.c (command line).
+ * it and line.c (what those two share: line.h) below them, env.c
+ * (environment fingerprints), stats.c (pure statistics), compare.c
+ * (one row per test), profile.c (the exact profiles of a row), table.c
+ * (text, markdown and org tables), json.c, plot.c (gnuplot), main.c
+ * (command line) and help.c (its help text).
+ *
+ * Calls only go down (each file says its layer at its top):
+ *
+ *   main.c             help.c input.c compare.c table.c json.c plot.c
+ *   input.c            results.c dmesg.c (parsers.h) line.c strtab.c
+ *   results.c dmesg.c  line.c (line.h) env.c, results.c strtab.c too
+ *   table.c json.c     compare.c env.c, table.c profile.c too
+ *   compare.c          profile.c stats.c
+ *   line.c env.c       strtab.c
+ *   profile.c          stats.c
+ *   all of them        util.c
+ *
+ * One reference goes sideways: json.c reads prof_keys of results.c.
  */
 #ifndef BENCH_COMPARE_H
 #define BENCH_COMPARE_H
@@ -38,6 +52,10 @@
 #define INPUT_LINE_MAX		65536
 
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
+
+/* The kernel's names of the exact-width integers, as checkpatch asks. */
+typedef __UINT64_TYPE__ u64;
+typedef __UINT32_TYPE__ u32;
 
 /*
  * User-space stand-in for the kernel's __printf (compiler_attributes.h);
@@ -184,11 +202,11 @@ struct strtab {
 	size_t cap;
 	size_t *slots;		/* 1 + number, 0 for an empty slot */
 	size_t nr_slots;
-	uint64_t key[2];	/* of SipHash-2-4 */
+	u64 key[2];		/* of SipHash-2-4 */
 	bool keyed;
 };
 
-uint64_t siphash24(const uint64_t key[2], const void *s, size_t len);
+u64 siphash24(const u64 key[2], const void *s, size_t len);
 size_t strtab_id(struct strtab *t, const void *s, size_t len, bool *added);
 bool strtab_find(const struct strtab *t, const void *s, size_t len,
 		 size_t *id);
@@ -451,6 +469,12 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 /* json.c */
 
 void print_json(const struct bench_set *set, const struct comparison *cmp);
+
+/* ------------------------------------------------------------------ */
+/* help.c */
+
+void print_usage(FILE *f);
+void print_help(FILE *f);
 
 /* ------------------------------------------------------------------ */
 /* plot.c */

@@ -9,6 +9,9 @@
  * Mann-Whitney U test per row, with Holm-Bonferroni over the rows of
  * the table, whether that is more than the loads' own scatter. The
  * exact profiles of the rows are compared by profile.c.
+ *
+ * Layer: below main.c and the outputs; it calls profile.c,
+ * stats.c and util.c, never input or output.
  */
 #include <math.h>
 #include <stdlib.h>

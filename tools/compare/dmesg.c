@@ -22,12 +22,16 @@
  * "overhead:" line after it starts one for versions without it, and so
  * does a test that the open load already printed, for versions that
  * print neither.
+ *
+ * Layer: a parser, called by input.c (parsers.h); it calls line.c,
+ * env.c and util.c below it, never input.c.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "line.h"
+#include "parsers.h"
 
 /*
  * A cursor over a line that reads literals and numbers until the first
@@ -431,4 +435,10 @@ void dmesg_line(struct parse_ctx *ctx, const char *line)
 	rec = find_trimmed(line);
 	if (rec && data_line_ok(ctx, rec, "trimmed line"))
 		parse_trimmed(ctx, rec);
+}
+
+/* The end of a file frees what the last instrument line left. */
+void dmesg_end(struct parse_ctx *ctx)
+{
+	free(ctx->next_accel);
 }

@@ -13,6 +13,9 @@
  * and a load refers to it. The differences come from sorting the
  * key=value pairs of the distinct environments, weighted by their
  * loads: O(n log n) in the pairs, whatever the number of loads or keys.
+ *
+ * Layer: below the parsers (which add to it) and the outputs (which
+ * read its differences); it calls strtab.c and util.c.
  */
 #include <stdint.h>
 #include <stdlib.h>

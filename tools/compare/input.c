@@ -11,151 +11,22 @@
  * complete (a newline at its end), hold no NUL byte and nothing that a
  * terminal would obey, and test names are printable ASCII. Anything
  * else is an error naming FILE:LINE, and any error means no table.
+ *
+ * Layer: above the parsers. It opens files and directories, reads their
+ * lines and hands each to results.c, else dmesg.c (parsers.h); they and
+ * it report through line.c, below them all.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "input.h"
-
-static void vparse_error(struct parse_ctx *ctx, unsigned long line,
-			 const char *fmt, va_list ap) __printf(3, 0);
-
-static void vparse_error(struct parse_ctx *ctx, unsigned long line,
-			 const char *fmt, va_list ap)
-{
-	ctx->errors++;
-	if (ctx->errors > MAX_ERRORS)
-		return;
-	fprintf(stderr, PROG ": %s:%lu: ", ctx->file, line);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void parse_error(struct parse_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vparse_error(ctx, ctx->lineno, fmt, ap);
-	va_end(ap);
-}
-
-/* An error of an earlier line @line, found only now. */
-void parse_error_at(struct parse_ctx *ctx, unsigned long line,
-		    const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vparse_error(ctx, line, fmt, ap);
-	va_end(ap);
-}
-
-struct echo echo(const char *s)
-{
-	struct echo e;
-	size_t len = strlen(s);
-
-	if (len <= ECHO_MAX) {
-		memcpy(e.s, s, len + 1);
-	} else {
-		memcpy(e.s, s, ECHO_MAX);
-		memcpy(e.s + ECHO_MAX, "...", 4);
-	}
-	return e;
-}
-
-/*
- * A line (from @line on) that a parser reads must be whole and safe to
- * print; false, reported as @what, if it is not.
- */
-bool data_line_ok(struct parse_ctx *ctx, const char *line, const char *what)
-{
-	const char *bad;
-
-	if (ctx->cut) {
-		parse_error(ctx, "%s cut short: no newline at its end", what);
-		return false;
-	}
-	bad = find_unprintable(line);
-	if (!bad)
-		return true;
-	parse_error(ctx, "%s holds a control or non-printable byte 0x%02x at column %zu",
-		    what, (unsigned char)*bad, (size_t)(bad - ctx->line) + 1);
-	return false;
-}
-
-/* Test names are printable ASCII; false, reported, if @name is not. */
-bool name_ok(struct parse_ctx *ctx, const char *name, size_t len)
-{
-	const char *bad = find_nonname(name, len);
-
-	if (!bad)
-		return true;
-	parse_error(ctx, "test name holds a non-printable byte 0x%02x",
-		    (unsigned char)*bad);
-	return false;
-}
-
-/* Opens a new load of this file's side; returns 1 + its index. */
-size_t new_load(struct parse_ctx *ctx)
-{
-	struct bench_set *set = ctx->set;
-	struct load *l;
-
-	if (set->nr_loads == set->cap_loads) {
-		set->cap_loads = set->cap_loads ? set->cap_loads * 2 : 16;
-		set->loads = xrealloc(set->loads,
-				      set->cap_loads * sizeof(*set->loads));
-	}
-	l = &set->loads[set->nr_loads++];
-	memset(l, 0, sizeof(*l));
-	l->side = ctx->side;
-	l->clock = CLOCK_CYCLES;
-	l->file = ctx->file;
-	l->line = ctx->lineno;
-	return set->nr_loads;
-}
-
-/* The test of the @len characters at @name, added if new. */
-struct bench_test *find_test(struct bench_set *set, const char *name,
-			     size_t len)
-{
-	struct bench_test *t;
-	bool added;
-	size_t id = strtab_id(&set->names, name, len, &added);
-	int m;
-
-	if (!added)
-		return &set->tests[id];
-	if (set->nr == set->cap) {
-		set->cap = set->cap ? set->cap * 2 : 16;
-		set->tests = xrealloc(set->tests,
-				      set->cap * sizeof(*set->tests));
-	}
-	t = &set->tests[set->nr++];
-	memset(t, 0, sizeof(*t));
-	t->name = set->names.str[id];
-	for (m = 0; m < NR_METRICS; m++)
-		t->decimals[m] = -1;
-	return t;
-}
-
-/* One load's @n repetitions (@decimals) of metric @m of @t. */
-void add_reps(struct parse_ctx *ctx, struct bench_test *t, enum metric m,
-	      const double *reps, size_t n, int decimals)
-{
-	series_add(&t->val[ctx->side][m], reps, n);
-	if (decimals > t->decimals[m])
-		t->decimals[m] = decimals;
-}
+#include "line.h"
+#include "parsers.h"
 
 /*
  * One line of @len bytes as getline() gave it: its newline (and the CR
@@ -240,8 +111,7 @@ static void read_lines(struct parse_ctx *ctx, FILE *f)
 	}
 	free(line);
 	results_end(ctx);
-	free(ctx->env.item);
-	free(ctx->next_accel);
+	dmesg_end(ctx);
 }
 
 /*

@@ -8,6 +8,9 @@
  * Numbers are those the table shows, with its decimals; what cannot be
  * computed is null. The counter's values are under the clock's name
  * ("cycles" or "instructions"), so that no number hides its unit.
+ *
+ * Layer: an output, called by main.c; it calls compare.c, env.c
+ * and util.c, and reads results.c's names of the profile's counts.
  */
 #include <math.h>
 #include <stdio.h>

@@ -15,6 +15,8 @@
  * never named to it at all. It runs in a private temporary directory
  * and writes the picture to its standard output, a temporary file
  * beside @path that replaces @path only once the picture is complete.
+ *
+ * Layer: an output, called by main.c; it calls util.c only.
  */
 #include <errno.h>
 #include <fcntl.h>

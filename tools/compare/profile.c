@@ -16,6 +16,9 @@
  * path is +1.000), while interrupt work that lands inside a measured
  * window adds about 0.02 per element: half an event lies far from
  * both.
+ *
+ * Layer: below compare.c (and table.c, for its labels); it calls
+ * stats.c and util.c.
  */
 #include <math.h>
 #include <stdint.h>

@@ -12,12 +12,16 @@
  * A line is taken whole or refused: cut short, a field missing that
  * format 3 always writes, a number that is no number or out of range,
  * counts that disagree, are errors.
+ *
+ * Layer: a parser, called by input.c (parsers.h); it calls line.c,
+ * env.c, strtab.c and util.c below it, never input.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "line.h"
+#include "parsers.h"
 
 #define FORMAT_MAX	4
 
@@ -1072,8 +1076,9 @@ bool results_line(struct parse_ctx *ctx, char *line)
 	return parse_header(ctx, line);
 }
 
-/* The end of a file ends its block. */
+/* The end of a file ends its block, and what it kept of it. */
 void results_end(struct parse_ctx *ctx)
 {
 	close_block(ctx);
+	free(ctx->env.item);
 }

@@ -6,6 +6,8 @@
  * ties, normal approximation above EXACT_MAX_N values in all), the
  * Hodges-Lehmann shift estimate with its distribution-free confidence
  * interval, and the Holm-Bonferroni adjustment of a family of p values.
+ *
+ * Layer: low, above util.c only; called by compare.c and profile.c.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -15,6 +15,9 @@
  * keyed, they take what other names take (doc/comparing.rst). Nothing
  * printed depends on the key: strings are numbered, and read back, in
  * the order first seen, never in the order of their slots.
+ *
+ * Layer: low, above util.c only; called by line.c, the parsers,
+ * env.c and input.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,14 +30,14 @@
 
 #include "bench_compare.h"
 
-static uint64_t rotl64(uint64_t x, unsigned int b)
+static u64 rotl64(u64 x, unsigned int b)
 {
 	return x << b | x >> (64 - b);
 }
 
 /* The state of SipHash: four 64-bit words. */
 struct sip {
-	uint64_t v0, v1, v2, v3;
+	u64 v0, v1, v2, v3;
 };
 
 /* One SipRound: the ARX network of the SipHash paper. */
@@ -57,7 +60,7 @@ static void sip_round(struct sip *s)
 }
 
 /* A message word: 2 compression rounds (the "2" of SipHash-2-4). */
-static void sip_absorb(struct sip *s, uint64_t m)
+static void sip_absorb(struct sip *s, u64 m)
 {
 	s->v3 ^= m;
 	sip_round(s);
@@ -66,12 +69,12 @@ static void sip_absorb(struct sip *s, uint64_t m)
 }
 
 /* @n (at most 8) bytes at @p as a little-endian word, whatever the CPU. */
-static uint64_t load_le(const unsigned char *p, size_t n)
+static u64 load_le(const unsigned char *p, size_t n)
 {
-	uint64_t w = 0;
+	u64 w = 0;
 
 	while (n--)
-		w |= (uint64_t)p[n] << (8 * n);
+		w |= (u64)p[n] << (8 * n);
 	return w;
 }
 
@@ -80,7 +83,7 @@ static uint64_t load_le(const unsigned char *p, size_t n)
  * PRF", 2012) of the @len bytes at @s under the 128-bit @key, given as
  * its two little-endian halves.
  */
-uint64_t siphash24(const uint64_t key[2], const void *s, size_t len)
+u64 siphash24(const u64 key[2], const void *s, size_t len)
 {
 	const unsigned char *p = s;
 	struct sip st = {
@@ -94,7 +97,7 @@ uint64_t siphash24(const uint64_t key[2], const void *s, size_t len)
 	for (; left >= 8; left -= 8, p += 8)
 		sip_absorb(&st, load_le(p, 8));
 	/* the last word: the bytes left, the length's low byte on top */
-	sip_absorb(&st, load_le(p, left) | (uint64_t)(len & 0xff) << 56);
+	sip_absorb(&st, load_le(p, left) | (u64)(len & 0xff) << 56);
 	st.v2 ^= 0xff;
 	sip_round(&st);
 	sip_round(&st);
@@ -109,27 +112,27 @@ uint64_t siphash24(const uint64_t key[2], const void *s, size_t len)
  * run to the next: the clocks, the process id and where ASLR put the
  * stack and the table, mixed through SipHash under a fixed key.
  */
-static void fallback_key(const struct strtab *t, uint64_t key[2])
+static void fallback_key(const struct strtab *t, u64 key[2])
 {
-	static const uint64_t mix_key[2] = {
+	static const u64 mix_key[2] = {
 		0x62656e63682d636fULL, 0x6d706172652d6b79ULL,
 	};
-	static uint64_t calls;
+	static u64 calls;
 	struct timespec rt = { 0 }, mono = { 0 };
-	uint64_t seed[7];
+	u64 seed[7];
 	int i;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
-	seed[0] = (uint64_t)rt.tv_sec;
-	seed[1] = (uint64_t)rt.tv_nsec;
-	seed[2] = (uint64_t)mono.tv_sec << 32 ^ (uint64_t)mono.tv_nsec;
-	seed[3] = (uint64_t)getpid();
-	seed[4] = (uint64_t)(uintptr_t)&rt;
-	seed[5] = (uint64_t)(uintptr_t)t;
+	seed[0] = (u64)rt.tv_sec;
+	seed[1] = (u64)rt.tv_nsec;
+	seed[2] = (u64)mono.tv_sec << 32 ^ (u64)mono.tv_nsec;
+	seed[3] = (u64)getpid();
+	seed[4] = (u64)(uintptr_t)&rt;
+	seed[5] = (u64)(uintptr_t)t;
 	calls++;
 	for (i = 0; i < 2; i++) {
-		seed[6] = calls << 1 | (uint64_t)i;
+		seed[6] = calls << 1 | (u64)i;
 		key[i] = siphash24(mix_key, seed, sizeof(seed));
 	}
 }

@@ -11,6 +11,9 @@
  * counted instructions (QEMU -icount), every label says so and the ns
  * columns are left out. Under it come the exact profiles' tables, one
  * per test with a function that moved, in the same format.
+ *
+ * Layer: an output, called by main.c; it calls compare.c,
+ * profile.c, env.c and util.c, never main.c.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -3,6 +3,8 @@
  * bench-compare: memory that ends the program when it runs out, growing
  * arrays and strings, the bytes a line or a name may hold, and the
  * parsing and printing of numbers with the decimals they came with.
+ *
+ * Layer: the bottom: it calls no other file of the program.
  */
 #include <float.h>
 #include <math.h>

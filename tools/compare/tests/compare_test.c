@@ -970,13 +970,13 @@ static void test_siphash(void)
 	/* the paper's vectors: key 00 01 .. 0f, message 00 01 .. len - 1 */
 	static const struct {
 		size_t len;
-		uint64_t want;
+		u64 want;
 	} vec[] = {
 		{ 0, 0x726fdb47dd0e0e31ULL }, { 7, 0xab0200f58b01d137ULL },
 		{ 8, 0x93f5f5799a932462ULL }, { 15, 0xa129ca6149be45e5ULL },
 		{ 63, 0x958a324ceb064572ULL },
 	};
-	const uint64_t key[2] = { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL };
+	const u64 key[2] = { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL };
 	unsigned char msg[64];
 	bool ok = true;
 	size_t i;
@@ -984,7 +984,7 @@ static void test_siphash(void)
 	for (i = 0; i < sizeof(msg); i++)
 		msg[i] = (unsigned char)i;
 	for (i = 0; i < ARRAY_SIZE(vec); i++) {
-		uint64_t got = siphash24(key, msg, vec[i].len);
+		u64 got = siphash24(key, msg, vec[i].len);
 
 		if (got != vec[i].want) {
 			ktap_diag("%zu bytes: %016llx, want %016llx", vec[i].len,
@@ -1003,7 +1003,7 @@ static void test_siphash(void)
 #define FNV_PRIME	0x100000001b3ULL
 
 /* The unkeyed hash strtab.c had until 2026: 64-bit FNV-1a. */
-static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
+static u64 fnv1a(u64 h, const char *s, size_t len)
 {
 	while (len--)
 		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
@@ -1032,16 +1032,16 @@ static void flood_block(size_t i, char *out)
  */
 static void flood_pairs(char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN])
 {
-	const uint64_t mask = (1ULL << FLOOD_BITS) - 1;
-	uint32_t *seen = xcalloc(mask + 1, sizeof(*seen));
-	uint64_t h = FNV_OFFSET;
+	const u64 mask = (1ULL << FLOOD_BITS) - 1;
+	u32 *seen = xcalloc(mask + 1, sizeof(*seen));
+	u64 h = FNV_OFFSET;
 	char blk[FLOOD_BLOCK_LEN];
 	size_t b, i;
 
 	for (b = 0; b < FLOOD_BLOCKS; b++) {
 		memset(seen, 0, (mask + 1) * sizeof(*seen));
 		for (i = 0;; i++) {
-			uint64_t low;
+			u64 low;
 
 			flood_block(i, blk);
 			low = fnv1a(h, blk, sizeof(blk)) & mask;
@@ -1051,7 +1051,7 @@ static void flood_pairs(char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN])
 				h = fnv1a(h, blk, sizeof(blk));
 				break;
 			}
-			seen[low] = (uint32_t)i + 1;
+			seen[low] = (u32)i + 1;
 		}
 	}
 	free(seen);
@@ -1077,10 +1077,10 @@ static size_t flood_name(char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN],
 static bool flood_table(char pair[FLOOD_BLOCKS][2][FLOOD_BLOCK_LEN],
 			struct strtab *t, bool *same_low)
 {
-	const uint64_t mask = (1ULL << FLOOD_BITS) - 1;
+	const u64 mask = (1ULL << FLOOD_BITS) - 1;
 	size_t k, n = (size_t)1 << FLOOD_BLOCKS, id, len;
 	char name[FLOOD_BLOCKS * FLOOD_BLOCK_LEN];
-	uint64_t low0 = 0, low;
+	u64 low0 = 0, low;
 	bool added, ok = true;
 
 	*same_low = true;

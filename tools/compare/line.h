@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench-compare: what input.c (files, lines, loads) shares with the
- * parsers of results files (results.c) and kernel log lines (dmesg.c).
+ * bench-compare: what the parsers (results.c, dmesg.c) share, line.c:
+ * the file and line being read, errors naming them, the checks every
+ * line and test name pass, and the loads and tests they add to the set.
+ *
+ * Layer: below the parsers, which include it; it calls nothing above.
  */
-#ifndef BENCH_COMPARE_INPUT_H
-#define BENCH_COMPARE_INPUT_H
+#ifndef BENCH_COMPARE_LINE_H
+#define BENCH_COMPARE_LINE_H
 
 #include <string.h>
 
@@ -68,8 +71,4 @@ struct bench_test *find_test(struct bench_set *set, const char *name,
 void add_reps(struct parse_ctx *ctx, struct bench_test *t, enum metric m,
 	      const double *reps, size_t n, int decimals);
 
-bool results_line(struct parse_ctx *ctx, char *line);
-void results_end(struct parse_ctx *ctx);
-void dmesg_line(struct parse_ctx *ctx, const char *line);
-
-#endif /* BENCH_COMPARE_INPUT_H */
+#endif /* BENCH_COMPARE_LINE_H */

@@ -1031,6 +1031,28 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 }
 
 /*
+ * Inside a block every line is a results line, and after its end: line
+ * only a new block's format: line may come: any other is refused, as
+ * the kselftest's reader refuses it, never read as a log line.  A line
+ * "key: ..." of a key this version does not know is skipped inside a
+ * block: header lines are only ever added.
+ */
+static bool stray_line(struct parse_ctx *ctx, const char *line)
+{
+	size_t key = strspn(line, "abcdefghijklmnopqrstuvwxyz_");
+
+	if (ctx->res.format <= 0 || !line[strspn(line, " \t")])
+		return false;
+	if (ctx->res.ended)
+		parse_error(ctx, "a line after the end: line");
+	else if (strchr(" \t", *line))
+		parse_error(ctx, "a line starting with a blank (a results line starts at its key)");
+	else if (!key || line[key] != ':')
+		parse_error(ctx, "expected a \"KEY: value\" line in a results block");
+	return true;
+}
+
+/*
  * A line of a results file: true if it was one (read, or reported),
  * false if it is for the other parsers.
  */
@@ -1073,7 +1095,7 @@ bool results_line(struct parse_ctx *ctx, char *line)
 			return true;
 		}
 	}
-	return parse_header(ctx, line);
+	return parse_header(ctx, line) || stray_line(ctx, line);
 }
 
 /* The end of a file ends its block, and what it kept of it. */

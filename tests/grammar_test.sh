@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# One grammar for results files: every reader gives the same verdict on
+# the same file.  A corpus of files, each a hand-written results file of
+# tests/wrapper_data with one change, goes through bench-compare, the
+# whole-file check of results_lib.sh (results_check) and the kselftest
+# wrapper's -c: a bad file is refused by all three, bench-compare and
+# results_check naming the same FILE:LINE; a good one is read by all.
+# Prints KTAP.  One difference is left: bench-compare reads any
+# printable test name (its tests feed it hostile ones), the kselftest
+# only the module's (letters, digits, "_" and "-"), as it runs tests by
+# name.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+DATA=$TOP/tests/wrapper_data
+COMPARE=$TOP/tools/compare/bench-compare
+. "$TOP/ktap_lib.sh"
+. "$TOP/results_lib.sh"
+
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' INT TERM
+[ -x "$COMPARE" ] || make -s -C "$TOP/tools/compare" >&2 || exit 1
+
+# The cases: NAME, the data file, and an awk program that writes the
+# changed file (FIRST is true on the first test: line).
+CASES='
+bad	duplicate-test	icount	FIRST { print } { print }
+bad	duplicate-test	format2	FIRST { print } { print }
+bad	duplicate-key	icount	FIRST { print $0 " cycles=1"; next } { print }
+bad	duplicate-key	format2	FIRST { print $0 " cycles=1"; next } { print }
+bad	indented-test	icount	FIRST { print "  " $0; next } { print }
+bad	indented-test	format2	FIRST { print "  " $0; next } { print }
+bad	indented-header	icount	NR == 2 { print "\t" $0; next } { print }
+bad	text-in-block	icount	FIRST { print "hello world" } { print }
+bad	text-in-block	format2	FIRST { print "hello world" } { print }
+bad	log-line-in-block	icount	FIRST { print "[    1.0] time_bench: Type:for_loop Per elem: 3 cycles(tsc) 1.0 ns (step:0)" } { print }
+bad	line-after-end	icount	{ print } END { print "kernel: x" }
+bad	test-line-lost	icount	FIRST { next } { print }
+bad	not-a-field	icount	FIRST { print $0 " novalue"; next } { print }
+bad	c1-control	icount	NR == 2 { print $0 "\302\233"; next } { print }
+bad	not-utf8	icount	NR == 2 { print $0 "\377"; next } { print }
+bad	control-char	icount	NR == 2 { print $0 "\033[2J"; next } { print }
+good	as-written	icount	{ print }
+good	as-written	format2	{ print }
+good	blank-lines	icount	FIRST { print ""; print "   " } { print }
+good	unknown-key	icount	NR == 2 { print "later_key: a header line of a later version" } { print }
+good	crlf	icount	{ print $0 "\r" }
+'
+
+# FILE:LINE of the first line a reader said, or nothing.
+where() {	# file
+	sed -n '1s/^\(bench-compare: \)\{0,1\}\([^ ]*:[0-9]*\):.*/\2/p' "$1"
+}
+
+check_case() {	# verdict name data program
+	f=$dir/$2-$3.results
+	LC_ALL=C awk "BEGIN { first = 1 } { FIRST = 0 }
+		/^test: / && first { FIRST = 1; first = 0 }
+		$4" "$DATA/$3.results" >"$f"
+	"$COMPARE" "$f" "$f" </dev/null >/dev/null 2>"$dir/compare.err"
+	c_rc=$?
+	results_check "$f" >"$dir/check.err"
+	r_rc=$?
+	sh "$TOP/test_bench_page_pool.sh" -c "$f" </dev/null >"$dir/wrapper.out" 2>&1
+	w_rc=$?
+	c_at=$(where "$dir/compare.err")
+	r_at=$(where "$dir/check.err")
+	ktap_print_msg "$2 ($3): bench-compare exit $c_rc ${c_at:-}, results_check $r_rc ${r_at:-}, wrapper -c $w_rc"
+	if [ "$1" = bad ]; then
+		[ $c_rc = 2 ] && [ $r_rc = 1 ] && [ $w_rc = 1 ] &&
+			[ -n "$c_at" ] && [ "$c_at" = "$r_at" ] &&
+			grep -q '^not ok [0-9]* results file is whole' "$dir/wrapper.out"
+	else
+		# the wrapper's checks may fail on a file written for them
+		# to (format2's): what it must not do is refuse the file
+		[ $c_rc = 0 ] && [ $r_rc = 0 ] &&
+			! grep -q '^not ok [0-9]* results file is whole' "$dir/wrapper.out"
+	fi
+}
+
+ktap_print_header
+ktap_set_plan "$(printf '%s' "$CASES" | grep -c .)"
+tab=$(printf '\t')
+printf '%s' "$CASES" >"$dir/cases"
+while IFS=$tab read -r verdict name data program; do
+	[ -n "$verdict" ] || continue
+	what="refused by every reader at the same line"
+	[ "$verdict" = good ] && what="read by every reader"
+	check_case "$verdict" "$name" "$data" "$program"
+	ktap_test_result "$name ($data): $what" test $? = 0
+done <"$dir/cases"
+ktap_finished

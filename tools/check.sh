@@ -765,7 +765,7 @@ step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
 step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
 	sh tests/wrapper_test.sh
-step "one grammar: bench-compare, results_check and the wrapper's -c refuse each bad results file at the same line, read each good one" \
+step "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \
 	sh tests/grammar_test.sh
 step "make ab: the guest order keeps host drift off both sides" \
 	ab_order_balanced

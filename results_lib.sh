@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The one reader of bench_page_pool_simple's results file (formats 1 to
-# 3, see the module's /sys/kernel/debug/bench_page_pool_simple/results)
+# 4, see the module's /sys/kernel/debug/bench_page_pool_simple/results)
 # for the project's shell code: the kselftest wrapper, the guest suite
 # and the host tools source it.  POSIX sh and awk; runs under busybox.
 #
@@ -18,6 +18,10 @@
 #   results_fields FILE TEST FIELD...  several, one a line (empty: none)
 #   results_skip_reason FILE TEST    the reason of TEST's skip: line
 #   results_ran FILE TEST            does TEST have a test: line?
+#   results_ran_tests FILE           the tests with a test: line, in order
+#   results_prof FILE TEST FIELD...  FIELDs of TEST's prof: line (format 4)
+#   results_prof_fns FILE TEST FIELD...  per prof_fn: line of TEST, the
+#                                    FIELDs' values ("-" if missing)
 #   results_cpu_field FILE TEST FIELD...  per cpu: line of TEST, the
 #                                    FIELDs' values ("-" if missing)
 #   results_check FILE [FIELD...]    is it one whole, well-formed block?
@@ -91,6 +95,50 @@ results_fields() {	# file test field...
 	}' <"$r_file"
 }
 
+# The exact profile (format 4): the FIELDs of TEST's prof: line, one a
+# line; and of each of its prof_fn: lines, one line a function, the
+# values space-separated ("-" for one that is missing).
+results_prof() {	# file test field...
+	r_file=$1 r_test=$2
+	shift 2
+	RESULTS_TEST=$r_test RESULTS_FIELDS="$*" awk "$__RESULTS_FIRST_BLOCK$__RESULTS_WORDS"'
+	$1 == "prof:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
+		words()
+		for (k = 1; k <= nkeys; k++)
+			print value[keys[k]]
+		exit
+	}' <"$r_file"
+}
+
+results_prof_fns() {	# file test field...
+	r_file=$1 r_test=$2
+	shift 2
+	RESULTS_TEST=$r_test RESULTS_FIELDS="$*" awk "$__RESULTS_FIRST_BLOCK$__RESULTS_WORDS"'
+	$1 == "prof_fn:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
+		words()
+		line = ""
+		for (k = 1; k <= nkeys; k++)
+			line = line (k > 1 ? " " : "") \
+			       (keys[k] in value ? value[keys[k]] : "-")
+		print line
+	}' <"$r_file"
+}
+
+# value[KEY] of the line'"'"'s key=value words; keys[] the FIELDs asked.
+__RESULTS_WORDS='
+BEGIN {
+	nkeys = split(ENVIRON["RESULTS_FIELDS"], keys, " ")
+}
+function words(   i, eq) {
+	delete value
+	for (i = 2; i <= NF; i++) {
+		eq = index($i, "=")
+		if (eq > 1 && !(substr($i, 1, eq - 1) in value))
+			value[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+	}
+}
+'
+
 results_skip_reason() {	# file test
 	results_field "$1" "$2" reason
 }
@@ -103,6 +151,13 @@ results_ran() {	# file test
 	}
 	END {
 		exit !found
+	}' <"$1"
+}
+
+results_ran_tests() {	# file
+	awk "$__RESULTS_FIRST_BLOCK"'
+	$1 == "test:" && index($2, "name=") == 1 {
+		print substr($2, 6)
 	}' <"$1"
 }
 

@@ -52,7 +52,7 @@ EOF
 	grep -qx 'to stdout' "$dir/files/output.txt" &&
 		grep -qx 'to stderr' "$dir/files/output.txt" ||
 		{ say "files: output.txt lacks the payload's output"; ok=1; }
-	grep -q '^test: name=for_loop ' "$dir/files/one.results" &&
+	results_ran "$dir/files/one.results" for_loop &&
 		grep -q 'time_bench: Type:for_loop ' "$dir/files/one.dmesg" ||
 		{ say "files: bench_load kept no one.results or one.dmesg"; ok=1; }
 	grep -q 'loops=1 invalid' "$dir/files/bad.dmesg" &&
@@ -395,35 +395,19 @@ profile_check() {	# kernel
 	# profile against TSC, per test: the mean over the repetitions (all
 	# of the same loops) is the total over the windows, as the profile
 	# divides it
-	awk '$1 == "test:" || $1 == "prof:" {
-		delete v
-		for (i = 2; i <= NF; i++) {
-			eq = index($i, "=")
-			v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-		}
-		if ($1 == "test:")
-			tsc[v["name"]] = v["cycles_mean"]
-		else
-			prof[v["name"]] = v["insns"]
-	}
-	END {
-		for (t in tsc) {
-			d = prof[t] - tsc[t]
-			printf "%s: profile %.3f, TSC %.3f instructions per element, %+.3f\n", t, prof[t], tsc[t], d
-			if (!(t in prof) || d > 0.05 || d < -0.05)
-				bad = 1
-		}
-		exit bad
-	}' "$LOGDIR/profile-1.results" >&2 || ok=1
-	misses() {	# test
-		awk -v t="$1" '$1 == "prof:" && $2 == "name=" t {
-			for (i = 3; i <= NF; i++)
-				if (index($i, "l1d_miss=") == 1)
-					print substr($i, 10)
-		}' "$LOGDIR/profile-1.results"
-	}
-	fast=$(misses tasklet_page_pool01_fast_path)
-	slow=$(misses tasklet_page_pool03_slow)
+	r1=$LOGDIR/profile-1.results
+	results_check "$r1" >&2 || return 1
+	for t in $(results_ran_tests "$r1"); do
+		tsc=$(results_field "$r1" "$t" cycles_mean)
+		prof=$(results_prof "$r1" "$t" insns)
+		awk -v t="$t" -v p="$prof" -v c="$tsc" 'BEGIN {
+			d = p - c
+			printf "%s: profile %.3f, TSC %.3f instructions per element, %+.3f\n", t, p, c, d
+			exit !(p != "" && d <= 0.05 && d >= -0.05)
+		}' >&2 || ok=1
+	done
+	fast=$(results_prof "$r1" tasklet_page_pool01_fast_path l1d_miss)
+	slow=$(results_prof "$r1" tasklet_page_pool03_slow l1d_miss)
 	say "modelled L1D misses per element: fast path ${fast:-none}, slow path ${slow:-none}"
 	awk -v f="$fast" -v s="$slow" 'BEGIN { exit !(f != "" && s != "" && f < 0.05 && s > 10) }' ||
 		ok=1
@@ -432,15 +416,9 @@ profile_check() {	# kernel
 	# the first.  What differs from boot to boot is the timer interrupts
 	# that land in a window, thousandths of an instruction per element,
 	# summed on make perf's "more" line.
-	awk '$1 == "prof_fn:" && $2 == "name=tasklet_page_pool01_fast_path" {
-		delete v
-		for (i = 2; i <= NF; i++) {
-			eq = index($i, "=")
-			v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-		}
-		if (v["insns"] + 0 >= 0.5)
-			print v["fn"], v["insns"], v["loads"], v["stores"], v["atomics"], v["l1i_miss"], v["l1d_miss"], v["llc_miss"]
-	}' "$LOGDIR/profile-1.results" | sort >"$LOGDIR/profile-1.fn"
+	results_prof_fns "$r1" tasklet_page_pool01_fast_path fn insns loads \
+		stores atomics l1i_miss l1d_miss llc_miss |
+		awk '$2 + 0 >= 0.5' | sort >"$LOGDIR/profile-1.fn"
 	rm -rf "$LOGDIR"/profile-perf
 	make -s -C "$BENCH_TOP" perf KERNEL="$1" PROFILE=1 \
 		TEST=tasklet_page_pool01_fast_path OUT="$LOGDIR/profile-perf" \

@@ -266,8 +266,8 @@ compare_guests() {	# cpu-model...
 	ok=0
 	for cpu in "$@"; do
 		dir=$LOGDIR/$KERNEL_RELEASE-$cpu
-		want=$(sed -n 's/^test: name=\([^ ]*\) .*/\1/p' \
-			"$dir/bench-compare.results" | sort -u | wc -l)
+		want=$(results_ran_tests "$dir/bench-compare.results" |
+			sort -u | wc -l)
 		compared "$cpu: results file against dmesg" "$want" \
 			"$dir/bench-compare.results" "$dir/bench-compare.dmesg" || ok=1
 	done
@@ -290,8 +290,8 @@ compare_guests() {	# cpu-model...
 	[ $# -ge 2 ] || return $ok
 	a=$LOGDIR/$KERNEL_RELEASE-$1/bench-compare.results
 	b=$LOGDIR/$KERNEL_RELEASE-$2/bench-compare.results
-	ca=$(sed -n 's/^clock: //p' "$a")
-	cb=$(sed -n 's/^clock: //p' "$b")
+	ca=$(results_header "$a" clock)
+	cb=$(results_header "$b" clock)
 	if [ "${ca:-cycles}" = "${cb:-cycles}" ]; then
 		compared "$1 against $2" "$want" "$a" "$b" || ok=1
 	else

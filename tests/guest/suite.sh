@@ -344,7 +344,7 @@ gated() {	# ok|"not ok": the gate's lines that say so
 
 gate_passes() {
 	ksft_gate -b $LOADS/load-01.results -p $GATE_PCT || return 1
-	tests=$(grep -c '^test: ' $LOADS/load-01.results)
+	tests=$(results_ran_tests $LOADS/load-01.results | wc -l)
 	echo "#   $(gated ok) of $tests tests within +$GATE_PCT% of load 1"
 	[ "$(gated ok)" = "$tests" ]
 }
@@ -360,7 +360,7 @@ gate_fails() {
 		$LOADS/load-02.results >/tmp/ksft.out 2>&1
 	rc=$?
 	sed 's/^/#   /' /tmp/ksft.out
-	tests=$(grep -c '^test: ' /tmp/cheaper.results)
+	tests=$(results_ran_tests /tmp/cheaper.results | wc -l)
 	echo "#   $(gated "not ok") of $tests tests above +$GATE_PCT% of a baseline 10% cheaper"
 	[ $rc = 1 ] && [ "$(gated "not ok")" = "$tests" ] &&
 		[ "$(grep -c '^not ok' /tmp/ksft.out)" = "$tests" ]

@@ -873,6 +873,13 @@ guest_vars() {	# default-icount
 	[ -n "$VCPUS" ] || { [ "$ICOUNT" = 1 ] && VCPUS=1 || VCPUS=2; }
 }
 
+# A folder a command fills (OUT): new or empty, so that what it holds
+# afterwards is this run's alone.
+check_new_folder() {	# variable path
+	[ ! -e "$2" ] || { [ -d "$2" ] && [ -z "$(ls -A "$2")" ]; } ||
+		usage_die "$1=$2: not an empty folder"
+}
+
 guest_packages() {	# the command's own package...
 	# shellcheck disable=SC2086 # a list of names
 	need_packages $GUEST_PACKAGES "$@"

@@ -56,17 +56,12 @@ AB_LOADS_CYCLES=8
 # doc/measurements.rst.
 AB_PER_GUEST_INSTRUCTIONS=3
 AB_PER_GUEST_CYCLES=1
-AB_VCPUS_INSTRUCTIONS=1
-AB_VCPUS_CYCLES=2
 # Boots of one load before it is left out.
 AB_BOOTS=3
 COMPARE=$BENCH_TOP/tools/compare/bench-compare
 
 BEFORE=${BEFORE:-}
 AFTER=${AFTER:-}
-ARGS=${ARGS:-}
-VCPUS=${VCPUS:-}
-TIMEOUT=${TIMEOUT:-900}
 FAIL_ABOVE=${FAIL_ABOVE:-}
 ALPHA=${ALPHA:-}
 OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
@@ -76,15 +71,9 @@ OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
 [ -z "${LOADS:-}" ] || check_whole LOADS "$LOADS" 1
 [ -z "${LOADS_PER_GUEST:-}" ] ||
 	check_whole LOADS_PER_GUEST "$LOADS_PER_GUEST" 1
-[ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
-check_whole TIMEOUT "$TIMEOUT" 1
-check_instrument $AB_DEFAULT_ICOUNT
-if [ -e "$OUT" ]; then
-	[ -d "$OUT" ] && [ -z "$(ls -A "$OUT")" ] ||
-		usage_die "OUT=$OUT: not an empty folder"
-fi
-need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
-	cpio gzip kmod gnuplot-nox
+guest_vars $AB_DEFAULT_ICOUNT
+check_new_folder OUT "$OUT"
+guest_packages gnuplot-nox
 make -s -C "$BENCH_TOP/tools/compare" >&2 || die "cannot build bench-compare"
 compare_args=
 [ -n "$ALPHA" ] && compare_args="--alpha $(sh_quote "$ALPHA")"
@@ -109,17 +98,16 @@ clock=CYCLES
 [ "$ICOUNT" = 1 ] && clock=INSTRUCTIONS
 eval "LOADS=\${LOADS:-\$AB_LOADS_$clock}"
 eval "LOADS_PER_GUEST=\${LOADS_PER_GUEST:-\$AB_PER_GUEST_$clock}"
-eval "VCPUS=\${VCPUS:-\$AB_VCPUS_$clock}"
 for side in before after; do
 	SIDE=$(echo $side | tr a-z A-Z)
 	eval "KDIR=\$${side}_kdir KERNEL_RELEASE=\$${side}_release"
 	# a folder per kernel tree: runs of make ab side by side (make
 	# check's) never swap modules under each other's guests
 	kdir_key=$(printf '%s' "$KDIR" | md5sum | cut -c1-12)
-	mods=$(build_modules "$(module_build_dir "ab-$kdir_key")") || exit 1
-	eval "${side}_built=\$mods side_args=\${${SIDE}_ARGS:-}"
-	check_module_args ARGS "$mods" "$ARGS"
-	check_module_args "${SIDE}_ARGS" "$mods" "$side_args"
+	eval "side_args=\${${SIDE}_ARGS:-}"
+	guest_modules "$(module_build_dir "ab-$kdir_key")" \
+		ARGS "$ARGS" "${SIDE}_ARGS" "$side_args"
+	eval "${side}_built=\$GUEST_MODS"
 done
 
 # Everything checked: from here on guests run.  They load a copy of the
@@ -169,10 +157,8 @@ run_guest_loads() {	# side guest-number first count
 	boot=1
 	while :; do
 		dir=$OUT/guests/$name
-		# shellcheck disable=SC2086
-		run_guest -k "$image" -r "$release" \
-			-m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
-			-p "$(payload "$1" "$4")" -a "$append" -o "$dir"
+		guest_boot "$image" "$release" "$mods" \
+			"$(payload "$1" "$4")" "$dir" -a "$append"
 		rc=$?
 		if [ $rc = 0 ] && [ "$PROFILE" = 1 ]; then
 			# the guest's sections are its loads, in order

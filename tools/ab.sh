@@ -215,10 +215,8 @@ run_guest_loads() {	# side guest-number first count
 			return
 		fi
 		# The payload itself failed: the module cannot load there.
-		[ $rc = 125 ] || {
-			cat "$dir/output.txt" >&2
-			die "$name ($loads): a load failed (exit $rc); console log: $dir/console.log"
-		}
+		[ $rc = 125 ] ||
+			guest_failed $rc "$dir" "$name ($loads): a load failed"
 		mv "$dir" "$dir.boot$boot"
 		if [ $boot -ge $AB_BOOTS ]; then
 			say "$name ($loads): the guest failed $boot times (logs in $dir.boot*): left out"

@@ -56,17 +56,12 @@ AB_LOADS_CYCLES=8
 # doc/measurements.rst.
 AB_PER_GUEST_INSTRUCTIONS=3
 AB_PER_GUEST_CYCLES=1
-AB_VCPUS_INSTRUCTIONS=1
-AB_VCPUS_CYCLES=2
 # Boots of one load before it is left out.
 AB_BOOTS=3
 COMPARE=$BENCH_TOP/tools/compare/bench-compare
 
 BEFORE=${BEFORE:-}
 AFTER=${AFTER:-}
-ARGS=${ARGS:-}
-VCPUS=${VCPUS:-}
-TIMEOUT=${TIMEOUT:-900}
 FAIL_ABOVE=${FAIL_ABOVE:-}
 ALPHA=${ALPHA:-}
 OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
@@ -76,76 +71,99 @@ OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
 [ -z "${LOADS:-}" ] || check_whole LOADS "$LOADS" 1
 [ -z "${LOADS_PER_GUEST:-}" ] ||
 	check_whole LOADS_PER_GUEST "$LOADS_PER_GUEST" 1
-[ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
-check_whole TIMEOUT "$TIMEOUT" 1
-check_instrument $AB_DEFAULT_ICOUNT
-if [ -e "$OUT" ]; then
-	[ -d "$OUT" ] && [ -z "$(ls -A "$OUT")" ] ||
-		usage_die "OUT=$OUT: not an empty folder"
-fi
-need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
-	cpio gzip kmod gnuplot-nox
+guest_vars $AB_DEFAULT_ICOUNT
+check_new_folder OUT "$OUT"
+guest_packages gnuplot-nox
+
+# bench-compare with the table's options, ALPHA and FAIL_ABOVE.
+compare() {	# argument...
+	[ -z "$FAIL_ABOVE" ] || set -- --fail-above "$FAIL_ABOVE" "$@"
+	[ -z "$ALPHA" ] || set -- --alpha "$ALPHA" "$@"
+	"$COMPARE" "$@"
+}
+
 make -s -C "$BENCH_TOP/tools/compare" >&2 || die "cannot build bench-compare"
-compare_args=
-[ -n "$ALPHA" ] && compare_args="--alpha $(sh_quote "$ALPHA")"
-[ -n "$FAIL_ABOVE" ] &&
-	compare_args="$compare_args --fail-above $(sh_quote "$FAIL_ABOVE")"
 # bench-compare itself says whether it takes these options.
-eval "set -- $compare_args"
-err=$("$COMPARE" --dry-run "$@" 2>&1 >/dev/null) ||
+err=$(compare --dry-run 2>&1 >/dev/null) ||
 	usage_die "${ALPHA:+ALPHA=$ALPHA }${FAIL_ABOVE:+FAIL_ABOVE=$FAIL_ABOVE }(bench-compare's options): $(printf '%s\n' "$err" | head -n 1)"
 
-# Per side: the kernel, its modules, its command line and parameters.
-for side in before after; do
-	SIDE=$(echo $side | tr a-z A-Z)
-	eval "kernel=\$$SIDE KDIR=\${${SIDE}_KDIR:-}"
-	select_kernel "$kernel" "$SIDE"
-	eval "${side}_kernel=\$kernel"
-	eval "${side}_image=\$KERNEL_IMAGE ${side}_release=\$KERNEL_RELEASE"
-	eval "${side}_kdir=\$KDIR"
-done
+# Each side's kernel, modules and parameters are kept in plainly named
+# variables, before_* and after_*: the functions below work on one side,
+# and side_pick gives one side's to the code that runs the guests.
+
+# Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR of a side; SIDE names its
+# variables in messages.
+side_kernel() {	# SIDE kernel kdir
+	KDIR=$3
+	select_kernel "$2" "$1"
+}
+
+# Builds a side's modules, a folder per kernel tree: runs of make ab side
+# by side (make check's) never swap modules under each other's guests.
+# Checks ARGS and the side's own parameters against them; sets
+# GUEST_MODS.
+side_modules() {	# SIDE kdir side-args
+	KDIR=$2
+	s_key=$(printf '%s' "$KDIR" | md5sum | cut -c1-12)
+	guest_modules "$(module_build_dir "ab-$s_key")" \
+		ARGS "$ARGS" "$1_ARGS" "$3"
+}
+
+# One side's kernel, release, image, built modules, module parameters
+# and extra kernel command line, in s_*.
+side_pick() {	# before|after
+	if [ "$1" = before ]; then
+		s_kernel=$BEFORE s_release=$before_release s_image=$before_image
+		s_built=$before_built s_args=$BEFORE_ARGS s_append=$BEFORE_APPEND
+	else
+		s_kernel=$AFTER s_release=$after_release s_image=$after_image
+		s_built=$after_built s_args=$AFTER_ARGS s_append=$AFTER_APPEND
+	fi
+}
+
+BEFORE_ARGS=${BEFORE_ARGS:-}
+AFTER_ARGS=${AFTER_ARGS:-}
+BEFORE_APPEND=${BEFORE_APPEND:-}
+AFTER_APPEND=${AFTER_APPEND:-}
+side_kernel BEFORE "$BEFORE" "${BEFORE_KDIR:-}"
+before_image=$KERNEL_IMAGE before_release=$KERNEL_RELEASE before_kdir=$KDIR
+side_kernel AFTER "$AFTER" "${AFTER_KDIR:-}"
+after_image=$KERNEL_IMAGE after_release=$KERNEL_RELEASE after_kdir=$KDIR
 choose_accel "$before_image" "$before_release" "$after_image" "$after_release"
-clock=CYCLES
-[ "$ICOUNT" = 1 ] && clock=INSTRUCTIONS
-eval "LOADS=\${LOADS:-\$AB_LOADS_$clock}"
-eval "LOADS_PER_GUEST=\${LOADS_PER_GUEST:-\$AB_PER_GUEST_$clock}"
-eval "VCPUS=\${VCPUS:-\$AB_VCPUS_$clock}"
-for side in before after; do
-	SIDE=$(echo $side | tr a-z A-Z)
-	eval "KDIR=\$${side}_kdir KERNEL_RELEASE=\$${side}_release"
-	# a folder per kernel tree: runs of make ab side by side (make
-	# check's) never swap modules under each other's guests
-	kdir_key=$(printf '%s' "$KDIR" | md5sum | cut -c1-12)
-	mods=$(build_modules "$(module_build_dir "ab-$kdir_key")") || exit 1
-	eval "${side}_built=\$mods side_args=\${${SIDE}_ARGS:-}"
-	check_module_args ARGS "$mods" "$ARGS"
-	check_module_args "${SIDE}_ARGS" "$mods" "$side_args"
-done
+if [ "$ICOUNT" = 1 ]; then
+	LOADS=${LOADS:-$AB_LOADS_INSTRUCTIONS}
+	LOADS_PER_GUEST=${LOADS_PER_GUEST:-$AB_PER_GUEST_INSTRUCTIONS}
+else
+	LOADS=${LOADS:-$AB_LOADS_CYCLES}
+	LOADS_PER_GUEST=${LOADS_PER_GUEST:-$AB_PER_GUEST_CYCLES}
+fi
+side_modules BEFORE "$before_kdir" "$BEFORE_ARGS"
+before_built=$GUEST_MODS
+side_modules AFTER "$after_kdir" "$AFTER_ARGS"
+after_built=$GUEST_MODS
 
 # Everything checked: from here on guests run.  They load a copy of the
 # modules of their own: another make ab may build into the same folder
 # meanwhile.
 mkdir -p "$OUT/guests" || usage_die "OUT=$OUT: cannot create it"
 for side in before after; do
-	eval "mods=\$${side}_built"
-	mkdir -p "$OUT/modules-$side" && cp "$mods"/*.ko "$OUT/modules-$side/" ||
+	side_pick "$side"
+	mkdir -p "$OUT/modules-$side" &&
+		cp "$s_built"/*.ko "$OUT/modules-$side/" ||
 		die "cannot copy the modules into $OUT/modules-$side"
-	eval "${side}_mods=\$OUT/modules-$side"
 done
 for side in before after; do
-	SIDE=$(echo $side | tr a-z A-Z)
-	eval "kernel=\$${side}_kernel release=\$${side}_release"
-	eval "side_args=\${${SIDE}_ARGS:-}"
-	eval "${side}_params=\$(quote_words \"\$ARGS\")\$(quote_words \"\$side_args\")"
-	say "$side: $kernel ($release)${side_args:+, $side_args}"
+	side_pick "$side"
+	say "$side: $s_kernel ($s_release)${s_args:+, $s_args}"
 done
 
 # The payload of a guest of SIDE with COUNT loads: load-1, load-2, ...
 payload() {	# side count
-	eval "p_params=\$${1}_params"
 	p_file=$OUT/guests/payload-$1-$2.sh
 	if [ ! -f "$p_file" ]; then
-		echo '. ./guest-lib.sh' >"$p_file"
+		side_pick "$1"
+		p_params="$(quote_words "$ARGS")$(quote_words "$s_args")"
+		printf '%s\n' '. ./guest-lib.sh' >"$p_file"
 		p_i=1
 		while [ $p_i -le "$2" ]; do
 			printf 'bench_load load-%d%s || exit\n' $p_i "$p_params" \
@@ -160,8 +178,7 @@ payload() {	# side count
 # results files saved as OUT/SIDE-NN.txt.  Booted again when the guest
 # fails; fails when every boot failed.
 run_guest_loads() {	# side guest-number first count
-	eval "image=\$${1}_image release=\$${1}_release mods=\$${1}_mods"
-	eval "append=\${$(printf '%s\n' "$1" | tr a-z A-Z)_APPEND:-}"
+	side_pick "$1"
 	name=$(printf '%s-g%d' "$1" "$2")
 	loads=$(printf '%s-%02d' "$1" "$3")
 	[ "$4" = 1 ] ||
@@ -169,10 +186,8 @@ run_guest_loads() {	# side guest-number first count
 	boot=1
 	while :; do
 		dir=$OUT/guests/$name
-		# shellcheck disable=SC2086
-		run_guest -k "$image" -r "$release" \
-			-m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
-			-p "$(payload "$1" "$4")" -a "$append" -o "$dir"
+		guest_boot "$s_image" "$s_release" "$OUT/modules-$1" \
+			"$(payload "$1" "$4")" "$dir" -a "$s_append"
 		rc=$?
 		if [ $rc = 0 ] && [ "$PROFILE" = 1 ]; then
 			# the guest's sections are its loads, in order
@@ -200,10 +215,8 @@ run_guest_loads() {	# side guest-number first count
 			return
 		fi
 		# The payload itself failed: the module cannot load there.
-		[ $rc = 125 ] || {
-			cat "$dir/output.txt" >&2
-			die "$name ($loads): a load failed (exit $rc); console log: $dir/console.log"
-		}
+		[ $rc = 125 ] ||
+			guest_failed $rc "$dir" "$name ($loads): a load failed"
 		mv "$dir" "$dir.boot$boot"
 		if [ $boot -ge $AB_BOOTS ]; then
 			say "$name ($loads): the guest failed $boot times (logs in $dir.boot*): left out"
@@ -239,8 +252,7 @@ for side in before after; do
 	set -- "$OUT/$side"-*.txt
 	[ -f "$1" ] || die "no $side load succeeded; logs in $OUT/guests"
 done
-eval "set -- $compare_args"
-"$COMPARE" "$@" --plot "$OUT/plot.svg" "$OUT"/before-*.txt -- \
+compare --plot "$OUT/plot.svg" "$OUT"/before-*.txt -- \
 	"$OUT"/after-*.txt >"$OUT/table.txt"
 rc=$?
 [ $rc -le 1 ] || die "bench-compare failed (exit $rc)"

@@ -846,3 +846,80 @@ choose_accel() {
 	[ "$ICOUNT" = 1 ] && a_clock=instructions
 	say "accel: $GUEST_ACCEL, -cpu $GUEST_CPU, clock $a_clock: $a_why"
 }
+
+# The preamble of the commands that boot guests of the module (make run,
+# perf, ab), one function a step, called in this order: guest_vars,
+# guest_packages, guest_kernel (or select_kernel and choose_accel per
+# kernel), guest_modules; then guest_boot for each guest, guest_failed
+# for one that failed.  Every variable is thus checked before the first
+# guest boots; a command's own checks go between the steps.
+
+# What those commands need: the module's build, QEMU, the initramfs.
+GUEST_PACKAGES="make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
+cpio gzip kmod"
+
+# The variables every such command takes, with their defaults: ARGS,
+# TIMEOUT, VCPUS and the instrument's (check_instrument).  Counting
+# instructions, vCPUs run one at a time and each one's work counts into
+# the other's tests: one vCPU (the cross-CPU test says it needs two and
+# is skipped); timing cycles, two.
+guest_vars() {	# default-icount
+	ARGS=${ARGS:-}
+	TIMEOUT=${TIMEOUT:-900}
+	VCPUS=${VCPUS:-}
+	[ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
+	check_whole TIMEOUT "$TIMEOUT" 1
+	check_instrument "$1"
+	[ -n "$VCPUS" ] || { [ "$ICOUNT" = 1 ] && VCPUS=1 || VCPUS=2; }
+}
+
+# A folder a command fills (OUT): new or empty, so that what it holds
+# afterwards is this run's alone.
+check_new_folder() {	# variable path
+	[ ! -e "$2" ] || { [ -d "$2" ] && [ -z "$(ls -A "$2")" ]; } ||
+		usage_die "$1=$2: not an empty folder"
+}
+
+guest_packages() {	# the command's own package...
+	# shellcheck disable=SC2086 # a list of names
+	need_packages $GUEST_PACKAGES "$@"
+}
+
+# The one kernel of make run or perf, KERNEL (default 6.12), and the
+# accelerator of its guest.
+guest_kernel() {
+	KERNEL=${KERNEL:-6.12}
+	select_kernel "$KERNEL"
+	choose_accel "$KERNEL_IMAGE" "$KERNEL_RELEASE"
+}
+
+# Builds the modules for KDIR into DIR (empty: the kernel release's
+# folder), sets GUEST_MODS to it, and checks each STRING of module
+# parameters against them, VAR naming it.  Called as it is, never in a
+# $(...): a refused parameter exits 2.
+guest_modules() {	# dir [var string]...
+	GUEST_MODS=$(build_modules "$1") || exit 1
+	shift
+	while [ $# -ge 2 ]; do
+		check_module_args "$1" "$GUEST_MODS" "$2"
+		shift 2
+	done
+}
+
+# Boots a guest of such a command: IMAGE with its modules, the payload,
+# GUEST_ARGS, VCPUS and TIMEOUT, and the guest.sh options given after
+# OUT.  Returns guest.sh's exit status.
+guest_boot() {	# image release mods payload out [guest.sh option]...
+	g_image=$1 g_release=$2 g_mods=$3 g_payload=$4 g_out=$5
+	shift 5
+	# shellcheck disable=SC2086 # GUEST_ARGS: options and their values
+	run_guest -k "$g_image" -r "$g_release" -m "$g_mods" $GUEST_ARGS \
+		-s "$VCPUS" -t "$TIMEOUT" -p "$g_payload" "$@" -o "$g_out"
+}
+
+# A guest that failed with STATUS: the payload's output, when there is
+# one, then WHAT failed and where its console log is; exit 1.
+guest_failed() {	# status out what
+	[ -f "$2/output.txt" ] && cat "$2/output.txt" >&2
+	die "$3 (exit $1); console log: $2/console.log"
+}

@@ -31,26 +31,18 @@ set -u
 PERF_DEFAULT_ICOUNT=0
 
 TEST=${TEST:-}
-KERNEL=${KERNEL:-6.12}
-ARGS=${ARGS:-}
-TIMEOUT=${TIMEOUT:-900}
 OUT=${OUT:-}
 [ -n "$TEST" ] || usage_die "make perf needs TEST=<a test name> (see modinfo bench_page_pool_simple)"
-check_whole TIMEOUT "$TIMEOUT" 1
-check_instrument $PERF_DEFAULT_ICOUNT
-# One vCPU counting instructions (see run.sh), two timing cycles.
-VCPUS=2
-[ "$ICOUNT" = 1 ] && VCPUS=1
-if [ -n "$OUT" ] && [ -e "$OUT" ]; then
-	[ -d "$OUT" ] && [ -z "$(ls -A "$OUT")" ] ||
-		usage_die "OUT=$OUT: not an empty folder"
-fi
+# make perf takes no VCPUS: its guest gets guest_vars' default, one vCPU
+# counting instructions, two timing cycles.
+unset VCPUS
+guest_vars $PERF_DEFAULT_ICOUNT
+[ -z "$OUT" ] || check_new_folder OUT "$OUT"
+guest_packages linux-perf
+guest_kernel
+guest_modules ""
+mods=$GUEST_MODS
 
-need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
-	cpio gzip kmod linux-perf
-select_kernel "$KERNEL"
-choose_accel "$KERNEL_IMAGE" "$KERNEL_RELEASE"
-mods=$(build_modules) || exit 1
 names=$(modinfo -F parm "$mods/bench_page_pool_simple.ko" |
 	sed -n 's/^tests:.*names: *//p' | sed 's/ (string)$//')
 # One name: a word of the list, never a run of several.
@@ -72,15 +64,8 @@ if [ "$PROFILE" = 1 ]; then
 	printf '. ./guest-lib.sh\nbench_load perf tests=%s%s\n' \
 		"$(sh_quote "$TEST")" "$(quote_words "$ARGS")" >"$tmp/payload.sh"
 	say "the exact profile of $TEST on $KERNEL_RELEASE"
-	# shellcheck disable=SC2086
-	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -m "$mods" \
-		$GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" -p "$tmp/payload.sh" \
-		-o "$OUT"
-	rc=$?
-	if [ $rc != 0 ]; then
-		[ -f "$OUT/output.txt" ] && cat "$OUT/output.txt" >&2
-		die "the guest run failed (exit $rc); console log: $OUT/console.log"
-	fi
+	guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$mods" "$tmp/payload.sh" \
+		"$OUT" || guest_failed $? "$OUT" "the guest run failed"
 	why=$(results_check "$OUT/perf.results") ||
 		die "the guest's results file is not whole: $why"
 	profile_merge "$OUT/profile.raw" "$OUT/perf.results" \
@@ -104,15 +89,8 @@ cp /tmp/perf.data "\$BENCH_OUT/perf.data"
 EOF
 
 say "perf record -g of $TEST on $KERNEL_RELEASE"
-# shellcheck disable=SC2086
-run_guest -k "$KERNEL_IMAGE" \
-	-r "$KERNEL_RELEASE" -m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
-	-p "$tmp/payload.sh" -b "$(command -v perf)" -o "$OUT"
-rc=$?
-if [ $rc != 0 ]; then
-	[ -f "$OUT/output.txt" ] && cat "$OUT/output.txt" >&2
-	die "the guest run failed (exit $rc); console log: $OUT/console.log"
-fi
+guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$mods" "$tmp/payload.sh" "$OUT" \
+	-b "$(command -v perf)" || guest_failed $? "$OUT" "the guest run failed"
 gunzip -f "$OUT/kallsyms.gz" || die "bad kallsyms from the guest"
 mkdir -p "$OUT/modules" && cp "$mods"/*.ko "$OUT/modules/" ||
 	die "cannot copy the modules into $OUT/modules"

@@ -30,28 +30,14 @@ set -u
 # (doc/guests.rst).
 RUN_DEFAULT_ICOUNT=0
 
-KERNEL=${KERNEL:-6.12}
-ARGS=${ARGS:-}
-VCPUS=${VCPUS:-}
-TIMEOUT=${TIMEOUT:-900}
 RESULTS=${RESULTS:-}
 # cp would put the file into a folder and the report name the folder
 [ -z "$RESULTS" ] || [ ! -d "$RESULTS" ] ||
 	usage_die "RESULTS=$RESULTS: a folder; accepted: the path of the results file to write"
-[ -z "$VCPUS" ] || check_whole VCPUS "$VCPUS" 1
-check_whole TIMEOUT "$TIMEOUT" 1
-check_instrument $RUN_DEFAULT_ICOUNT
-# Counting instructions, vCPUs run one at a time and each one's work
-# counts into the other's tests: one vCPU (the cross-CPU test says it
-# needs two and is skipped).
-[ -n "$VCPUS" ] || { [ "$ICOUNT" = 1 ] && VCPUS=1 || VCPUS=2; }
-
-need_packages make gcc libc6-dev dwarves qemu-system-x86 busybox-static \
-	cpio gzip kmod
-select_kernel "$KERNEL"
-choose_accel "$KERNEL_IMAGE" "$KERNEL_RELEASE"
-mods=$(build_modules) || exit 1
-check_module_args ARGS "$mods" "$ARGS"
+guest_vars $RUN_DEFAULT_ICOUNT
+guest_packages
+guest_kernel
+guest_modules "" ARGS "$ARGS"
 
 suffix=$GUEST_CPU
 [ "$ICOUNT" = 1 ] && suffix=$suffix-icount
@@ -64,15 +50,8 @@ printf '. ./guest-lib.sh\nbench_load run%s\n' "$(quote_words "$ARGS")" \
 	>"$tmp/payload.sh"
 
 say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE"
-# shellcheck disable=SC2086
-run_guest -k "$KERNEL_IMAGE" \
-	-r "$KERNEL_RELEASE" -m "$mods" $GUEST_ARGS -s "$VCPUS" -t "$TIMEOUT" \
-	-p "$tmp/payload.sh" -o "$out"
-rc=$?
-if [ $rc != 0 ]; then
-	[ -f "$out/output.txt" ] && cat "$out/output.txt" >&2
-	die "the run failed (exit $rc); console log: $out/console.log"
-fi
+guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$GUEST_MODS" \
+	"$tmp/payload.sh" "$out" || guest_failed $? "$out" "the run failed"
 results=$out/run.results
 # The guest's file is read as untrusted text, its words never globbed.
 set -f

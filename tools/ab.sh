@@ -15,6 +15,7 @@
 #   ACCEL      auto (default), kvm or tcg; ACCEL=kvm implies ICOUNT=0
 #   PROFILE    1: each load with its exact profile (tools/profile;
 #              ICOUNT=1), and bench-compare's function diff
+#   PROFILE_ARGS  the profile's caches, e.g. l1d=32K:8,llc=2M:16
 #   LOADS      loads per side (default: 6 counting instructions, 8
 #              timing cycles)
 #   LOADS_PER_GUEST  loads in each guest, one after the other (default:

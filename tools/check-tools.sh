@@ -159,6 +159,15 @@ early_errors() {	# kernel
 	refused 'TEST=for_loop atomic_inc: accepted: one test name of' make_in perf KERNEL="$kernel" TEST='for_loop atomic_inc' || ok=1
 	refused 'PROFILE=1 profiles a guest counting instructions: it needs ICOUNT=1' make_in run KERNEL="$kernel" PROFILE=1 ICOUNT=0 || ok=1
 	refused 'PROFILE=yes: accepted: 0 1' early_ab PROFILE=yes || ok=1
+	refused 'PROFILE_ARGS=l1d=32K:8 sets the profile.s caches: it needs PROFILE=1' \
+		make_in run KERNEL="$kernel" PROFILE_ARGS=l1d=32K:8 || ok=1
+	refused 'PROFILE_ARGS=out=/tmp/x: expected KEY=VALUE' \
+		make_in run KERNEL="$kernel" PROFILE=1 PROFILE_ARGS=out=/tmp/x || ok=1
+	refused 'PROFILE_ARGS: l1d=1000:3: sets = SIZE / \(WAYS \* 64-byte lines\) is not a power of two' \
+		make_in perf KERNEL="$kernel" TEST=for_loop PROFILE=1 \
+		PROFILE_ARGS=l1d=1000:3 || ok=1
+	refused 'PROFILE_ARGS: line=3: not 16, 32, 64, 128 or 256' \
+		early_ab PROFILE=1 PROFILE_ARGS=line=3 || ok=1
 	refused 'TMPDIR holds a newline' env TMPDIR="$LOGDIR/tmp
 $LOGDIR" make -s -C "$BENCH_TOP" run KERNEL="$kernel" || ok=1
 	unset BENCH_GUEST_RUNNER RECORD

@@ -90,8 +90,8 @@ case $plugin in
 esac
 [ -z "$plugin" ] || [ -f "${plugin%%,*}" ] ||
 	bad_usage "-P ${plugin%%,*}: no such plugin"
-case $plugin$outdir in
-*,*,*) [ -z "$plugin" ] || bad_usage "-o $outdir: QEMU cannot take a ',' in the path of a plugin's output" ;;
+case $outdir in
+*,*) [ -z "$plugin" ] || bad_usage "-o $outdir: QEMU cannot take a ',' in the path of a plugin's output" ;;
 esac
 [ -n "$cpu" ] || { [ "$accel" = kvm ] && cpu=host || cpu=max; }
 [ -f "$image" ] || bad_usage "-k $image: no such kernel image"

@@ -629,6 +629,15 @@ check_instrument() {	# default-icount
 	check_choice ACCEL "$ACCEL" auto kvm tcg
 	PROFILE=${PROFILE:-0}
 	check_choice PROFILE "$PROFILE" 0 1
+	PROFILE_ARGS=${PROFILE_ARGS:-}
+	if [ -n "$PROFILE_ARGS" ]; then
+		[ "$PROFILE" = 1 ] ||
+			usage_die "PROFILE_ARGS=$PROFILE_ARGS sets the profile's caches: it needs PROFILE=1"
+		case $PROFILE_ARGS in
+		*[!A-Za-z0-9=:,]* | *out=* | ,* | *, | *,,*)
+			usage_die "PROFILE_ARGS=$PROFILE_ARGS: expected KEY=VALUE[,KEY=VALUE...] of l1i=, l1d=, llc=SIZE:WAYS and line=BYTES (doc/profile.rst)" ;;
+		esac
+	fi
 	if [ "$PROFILE" = 1 ]; then
 		[ "${ICOUNT:-1}" = 1 ] ||
 			usage_die "PROFILE=1 profiles a guest counting instructions: it needs ICOUNT=1 (ICOUNT=$ICOUNT given)"
@@ -658,7 +667,20 @@ profile_plugin() {
 		die "cannot build the profile plugin (tools/profile)"
 	cp "$BENCH_TOP/tools/profile/bench_profile.so" "$p_dir/" ||
 		die "cannot copy the profile plugin to $p_dir"
+	profile_args_check "$p_dir/bench_profile.so"
 	printf '%s\n' "$p_dir/bench_profile.so"
+}
+
+# PROFILE_ARGS as the plugin judges them, before any guest boots: QEMU
+# loads it with them, and stops at once either way (there is no
+# machine to run); the plugin says what it refuses in one line.
+profile_args_check() {	# plugin.so
+	[ -n "${PROFILE_ARGS:-}" ] || return 0
+	p_said=$(qemu-system-x86_64 -M none -display none -nodefaults \
+		-monitor none -serial none -kernel /nonexistent \
+		-plugin "file=$1,out=/dev/null,$PROFILE_ARGS" 2>&1 </dev/null |
+		sed -n 's/^bench_profile: //p' | head -n 1)
+	[ -z "$p_said" ] || usage_die "PROFILE_ARGS: $p_said"
 }
 
 # Why KVM cannot run a guest, where the host says so plainly: each
@@ -838,8 +860,8 @@ choose_accel() {
 	GUEST_ARGS="-A $GUEST_ACCEL -c $GUEST_CPU"
 	[ "$ICOUNT" = 1 ] && GUEST_ARGS="$GUEST_ARGS -i"
 	if [ "$PROFILE" = 1 ]; then
-		a_plugin=$(profile_plugin) || exit 1
-		GUEST_ARGS="$GUEST_ARGS -P $a_plugin"
+		a_plugin=$(profile_plugin) || exit $?
+		GUEST_ARGS="$GUEST_ARGS -P $a_plugin${PROFILE_ARGS:+,$PROFILE_ARGS}"
 		a_why="$a_why; PROFILE=1: $a_plugin"
 	fi
 	a_clock=cycles

@@ -14,6 +14,7 @@
 #   PROFILE 1: instead of perf, the exact profile (tools/profile,
 #           ICOUNT=1): the test's functions by instructions per element,
 #           with loads, stores, atomics and modelled cache misses
+#   PROFILE_ARGS  the profile's caches, e.g. l1d=32K:8,llc=2M:16
 #   ACCEL   auto (default), kvm or tcg
 #   CPU     QEMU CPU model (default: max; host under KVM)
 #   TIMEOUT seconds before the guest counts as hung (default: 900)

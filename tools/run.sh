@@ -10,6 +10,8 @@
 #   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
 #           cycles
 #   PROFILE 1: the exact profile of each test (tools/profile; ICOUNT=1)
+#   PROFILE_ARGS  the profile's caches, e.g. l1d=32K:8,llc=2M:16
+#           (doc/profile.rst; checked by the plugin before any guest)
 #   ACCEL   auto (default: KVM if it can run the guest, else TCG), kvm,
 #           tcg
 #   CPU     QEMU CPU model (default: max; host under KVM)

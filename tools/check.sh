@@ -713,8 +713,8 @@ side_lane() {
 	esac
 	if icount_beside 7.2; then
 		use_kernel 7.2
-		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o, the regression gate" \
-			icount_suite
+		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o (the regression gate on the first kernel)" \
+			icount_suite 7.2
 	fi
 	[ -n "$AB_TREE" ] || return 0
 	lane_step "make ab PROFILE=1, A/A of a small 6.12 kernel with one failing guest: no row says change, intervals under one instruction, no function moved, the load booted again" \
@@ -800,8 +800,8 @@ for k in $KERNELS; do
 		main=0
 	done
 	if [ "$SUITE_ICOUNT" = 1 ] && ! icount_beside "$k"; then
-		step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o, the regression gate" \
-			icount_suite
+		step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o (the regression gate on the first kernel)" \
+			icount_suite "$k"
 	fi
 	if [ $first = 1 ]; then
 		step "make run, ab, perf: every variable checked before the first guest" \

@@ -618,7 +618,7 @@ kselftest_install() {
 }
 
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
-	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq
+	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 boot_state >"$LOGDIR/boot.before"

@@ -37,6 +37,12 @@
 #define EXACT_MAX_N		40	/* exact null distribution up to this */
 #define MAX_ERRORS		20	/* reported per input file */
 #define DEFAULT_ALPHA		0.05
+/*
+ * The smallest --alpha: its level prints as 99.9999999999 (never a
+ * rounded 100) and alpha / rows stays a normal double for any count.
+ */
+#define ALPHA_MIN		(1 / 1e12)
+#define ALPHA_MIN_STR		"1e-12"
 #define NEED_LOADS_MAX		1000000
 #define INT_DECIMALS		3	/* a quotient of integer totals */
 /* The largest per-element value: what a u64 count per element can be */

@@ -90,6 +90,9 @@ static int opt_alpha(struct options *o, const char *v)
 	o->alpha = strtod(v, &end);
 	if (!*v || *end || !(o->alpha > 0 && o->alpha < 1))
 		return usage_error("bad --alpha '%s': need 0 < A < 1", v);
+	if (o->alpha < ALPHA_MIN)
+		return usage_error("bad --alpha '%s': the smallest accepted is "
+				   ALPHA_MIN_STR, v);
 	return 0;
 }
 

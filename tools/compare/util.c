@@ -392,18 +392,21 @@ bool on_half_unit(double x, int decimals)
 /*
  * The level 1 - @alpha in percent, with as many digits as it takes to
  * tell it from its neighbours: "95", "99.9", "99.9999999999"; never a
- * rounded "100".
+ * rounded "100" (--alpha is at least ALPHA_MIN), nor "0" for an alpha
+ * near 1 (1 - alpha is exact from 0.5 on).
  */
 char *fmt_level(double alpha)
 {
 	double want = 100 * alpha;
+	double level = alpha >= 0.5 ? (1 - alpha) * 100 : 100 - want;
+	double tol = (level < want ? level : want) / 1000;
 	char *s = NULL;
 	int prec;
 
 	for (prec = 2; prec <= 17; prec++) {
 		free(s);
-		s = xasprintf("%.*g", prec, 100 - want);
-		if (fabs(100 - strtod(s, NULL) - want) <= want / 1000)
+		s = xasprintf("%.*g", prec, level);
+		if (fabs(strtod(s, NULL) - level) <= tol)
 			break;
 	}
 	return s;

@@ -295,6 +295,33 @@ static void test_exact_vs_normal(void)
 		   EXACT_MAX_N);
 }
 
+/*
+ * need_loads() searches the normal sizes by halves: it finds what trying
+ * each n in turn finds, down to levels where that took a million tries.
+ */
+static bool need_loads_as_linear(void)
+{
+	static const double levels[] = {
+		0.05, 1 / 1e9, 1.4 / 1e11, 1 / 1e11, 1 / 1e15, 1 / 1e100,
+		1 / 1e300, 4.9406564584124654 / 1e300 / 1e24, 0,
+	};
+	size_t i, n;
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		for (n = 1; n <= 100000 && !(mwu_min_p(n, n) < levels[i]); n++)
+			;
+		if (n > 100000)
+			n = 0;
+		if (need_loads(levels[i]) != n) {
+			ktap_diag("need_loads(%g) = %zu, want %zu", levels[i],
+				  need_loads(levels[i]), n);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 static void test_min_p_and_need(void)
 {
 	static const size_t sizes[][2] = {
@@ -329,6 +356,7 @@ static void test_min_p_and_need(void)
 	KTAP_CHECK(need_loads(0.05 / 9) == 6,
 		   "need_loads(0.05/9) = 6 (2/252 > 0.0056 > 2/924)");
 	KTAP_CHECK(need_loads(0) == 0, "need_loads(0) = 0: never reachable");
+	KTAP_CHECK(need_loads_as_linear(), "need_loads: the first n one by one would find");
 }
 
 static void test_null_counts_and_ci_k(void)
@@ -934,7 +962,10 @@ static void test_input_bounds(void)
 		   str_is(fmt_level(0.001), "99.9") &&
 		   str_is(fmt_level(1 / 1e12), "99.9999999999") &&
 		   str_is(fmt_level(0.1234), "87.66") &&
-		   str_is(fmt_level(0.5), "50"),
+		   str_is(fmt_level(0.5), "50") &&
+		   str_is(fmt_level(ALPHA_MIN), "99.9999999999") &&
+		   str_is(fmt_level(0.9999999999999999), "1.11e-14") &&
+		   str_is(fmt_level(0.999), "0.1"),
 		   "fmt_level: 1 - alpha in percent, never rounded to 100");
 	KTAP_CHECK(parse_double("18446744073709551615", &v, NULL) &&
 		   !parse_double("1e20", &v, NULL) &&

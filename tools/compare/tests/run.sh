@@ -288,6 +288,9 @@ error_cases() {
 		"bench-compare: bad --alpha '0': need 0 < A < 1" --alpha 0 "$B1" "$A1"
 	$1 "usage: --alpha=1" 2 \
 		"bench-compare: bad --alpha '1': need 0 < A < 1" --alpha=1 "$B1" "$A1"
+	$1 "usage: --alpha below the smallest accepted (alpha / rows underflowed)" 2 \
+		"bench-compare: bad --alpha '5e-324': the smallest accepted is 1e-12" \
+		--alpha 5e-324 "$B1" "$A1"
 	$1 "usage: --alpha not a number" 2 \
 		"bench-compare: bad --alpha '5%': need 0 < A < 1" --alpha 5% "$B1" "$A1"
 	$1 "usage: negative --fail-above" 2 \
@@ -708,6 +711,47 @@ t_no_overflow() {
 	hasx err "bench-compare: data/huge_err.txt:2: test huge: number out of range in cycles_per_elem=1.5e308" ||
 		ok=1
 	ok_if "$ok" "values as large as a u64 per element stay finite; two loads of 1.5e308 are refused"
+}
+
+# --alpha at its edges: 1e-12 over 2000 rows in bounded time (5e-324
+# took a million steps a row: 50 s); JSON prints alpha and the level
+# with the digits that read back (was "alpha": 1, and 100 for 1e-17).
+t_alpha_edges() {
+	ok=0
+	for s in b a; do
+		o=100
+		[ $s = a ] && o=200
+		{
+			echo 'format: bench_page_pool_simple 1'
+			awk -v o=$o 'BEGIN {
+				for (i = 0; i < 2000; i++)
+					printf "test: name=t%d cycles_per_elem=%d\n", i, o + i
+			}'
+		} >"$tmp/rows_$s.txt"
+	done
+	"$BIN" --alpha 1e-12 "$tmp/rows_b.txt" "$tmp/rows_a.txt" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill "$pid"
+		diag "2000 rows at --alpha 1e-12 took over 10 s"
+		ok=1
+	fi
+	wait "$pid"
+	rc=$?
+	rc_is 0 || ok=1
+	has out 'that takes 45 loads per side$' || ok=1
+	bc -f json --alpha 0.9999999999999999 "$AB" "$AA"
+	has out '"alpha": 0\.9999999999999999, "interval_level_percent": 1\.11e-14,' ||
+		ok=1
+	bc -f json --alpha 1e-12 "$AB" "$AA"
+	has out '"alpha": 1e-12, "interval_level_percent": 99\.9999999999,' ||
+		ok=1
+	ok_if "$ok" "--alpha 1e-12 over 2000 rows in bounded time; JSON alpha and level never rounded to 1 or 100"
 }
 
 t_level() {
@@ -1419,7 +1463,7 @@ t_loads_results t_loads_dmesg_overhead t_loads_dmesg_repeat t_loads_files
 t_loads_mixed t_ignored_lines t_need_loads t_change_noise t_env t_env_many
 t_precision
 t_fail_above t_fail_above_within t_gate_nothing t_half_units t_no_overflow
-t_level t_load_stat t_plot t_plot_hostile
+t_level t_alpha_edges t_load_stat t_plot t_plot_hostile
 t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions

@@ -47,6 +47,10 @@
 #define INT_DECIMALS		3	/* a quotient of integer totals */
 /* The largest per-element value: what a u64 count per element can be */
 #define VALUE_MAX		18446744073709551615.0
+/* The smallest but 0: one count over a u64 of elements */
+#define VALUE_MIN		(1 / VALUE_MAX)
+/* The most decimals a value is written with (and shown with) */
+#define VALUE_DECIMALS_MAX	99
 #define ECHO_MAX		40	/* input shown in an error, at most */
 #define ENV_LIST_MAX		8	/* values of a key listed per side */
 #define RESULTS_SUFFIX		".results"	/* the loads in a directory */
@@ -156,7 +160,10 @@ struct sbuf {
 enum num_status {
 	NUM_OK,
 	NUM_BAD,	/* not a plain decimal number */
-	NUM_RANGE,	/* a number, beyond VALUE_MAX */
+	NUM_RANGE,	/* a number, beyond VALUE_MAX, below VALUE_MIN or with
+			 * more than VALUE_DECIMALS_MAX decimals
+			 */
+	NUM_INEXACT,	/* a number a double cannot hold as written */
 };
 
 /* ------------------------------------------------------------------ */
@@ -183,6 +190,7 @@ int scan_ull(const char **s, unsigned long long *val);
 enum num_status parse_ull(const char *s, unsigned long long *val);
 size_t number_len(const char *s);
 int number_decimals(const char *s, size_t len);
+const char *num_status_words(enum num_status st);
 enum num_status parse_value(const char *s, size_t len, double *val,
 			    int *decimals);
 bool parse_double(const char *s, double *val, int *decimals);

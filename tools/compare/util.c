@@ -305,6 +305,7 @@ size_t number_len(const char *s)
 /*
  * The decimals the number of @len characters at @s was written with:
  * the digits after its point, less a positive exponent ("1.25e1" has 1).
+ * Past VALUE_DECIMALS_MAX it says VALUE_DECIMALS_MAX + 1: too many.
  */
 int number_decimals(const char *s, size_t len)
 {
@@ -321,26 +322,90 @@ int number_decimals(const char *s, size_t len)
 		p++;
 		if (p < end && (*p == '+' || *p == '-'))
 			neg = *p++ == '-';
-		/* more than 99 decimals are never shown anyway */
-		for (; p < end && is_digit(*p) && exp < 100; p++)
-			exp = exp * 10 + (*p - '0');
+		/* saturated: a line holds far fewer digits than this */
+		for (; p < end && is_digit(*p); p++)
+			if (exp < 1000000)
+				exp = exp * 10 + (*p - '0');
 		if (neg)
 			exp = -exp;
 	}
 	frac -= exp;
 	if (frac < 0)
 		return 0;
-	return frac > 99 ? 99 : (int)frac;
+	return frac > VALUE_DECIMALS_MAX ? VALUE_DECIMALS_MAX + 1 : (int)frac;
+}
+
+/*
+ * The plain decimal number of @len characters at @s as printf("%.*f")
+ * writes it with its @decimals (number_decimals(), at most
+ * VALUE_DECIMALS_MAX): no exponent, no leading zeros but the one before
+ * the point. NULL if that takes over 200 digits (never for a value of at
+ * most VALUE_MAX).
+ */
+static char *number_written(const char *s, size_t len, int decimals)
+{
+	const char *end = s + len, *p;
+	struct sbuf num = { NULL }, out = { NULL };
+	long frac = -1, exp = 0, zeros;
+	bool neg = false;
+	size_t d = (size_t)decimals;
+
+	/* value = digits * 10^(exp - frac) */
+	for (p = s; p < end && *p != 'e' && *p != 'E'; p++) {
+		if (*p == '.')
+			frac = 0;
+		else if (num.len || *p != '0')
+			sbuf_add(&num, p, 1);
+		if (is_digit(*p) && frac >= 0)
+			frac++;
+	}
+	if (frac < 0)
+		frac = 0;
+	if (p < end) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			neg = *p++ == '-';
+		for (; p < end; p++)
+			if (exp < 1000000)
+				exp = exp * 10 + (*p - '0');
+		if (neg)
+			exp = -exp;
+	}
+	/* value * 10^decimals = digits followed by this many zeros */
+	zeros = num.len ? exp - frac + decimals : 0;
+	if (zeros < 0 || zeros > 200 || num.len > 200) {
+		free(num.s);
+		return NULL;
+	}
+	for (; zeros > 0; zeros--)
+		sbuf_add(&num, "0", 1);
+	/* at least one digit before the point */
+	while (out.len + num.len < d + 1)
+		sbuf_add(&out, "0", 1);
+	sbuf_add(&out, num.s ? num.s : "", num.len);
+	free(num.s);
+	if (d) {
+		sbuf_add(&out, "0", 1);
+		memmove(out.s + out.len - d, out.s + out.len - d - 1, d);
+		out.s[out.len - d - 1] = '.';
+	}
+	return out.s;
 }
 
 /*
  * The @len characters at @s as a per-element value: exactly a plain
- * decimal number (number_len()), at most VALUE_MAX, and its decimals.
+ * decimal number (number_len()), 0 or from VALUE_MIN to VALUE_MAX, with
+ * at most VALUE_DECIMALS_MAX decimals (what a value is shown with), and
+ * a double that printf() shows with those decimals as the number was
+ * written: 18446744073709551615 would be shown as ...616, so it is
+ * NUM_INEXACT. Sets *@decimals.
  */
 enum num_status parse_value(const char *s, size_t len, double *val,
 			    int *decimals)
 {
-	char buf[64], *copy = buf;
+	char buf[64], *copy = buf, *written, *printed;
+	enum num_status st = NUM_OK;
+	int d;
 
 	if (!len || number_len(s) != len)
 		return NUM_BAD;
@@ -349,11 +414,41 @@ enum num_status parse_value(const char *s, size_t len, double *val,
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	*val = strtod(copy, NULL);
+	written = copy;
+	d = number_decimals(s, len);
+	if (decimals)
+		*decimals = d;
+	/* not 0 as written (a digit but 0 before the exponent), yet tiny */
+	if (*val < VALUE_MIN) {
+		written += strspn(copy, "0.");
+		if (is_digit(*written))
+			st = NUM_RANGE;
+	}
 	if (copy != buf)
 		free(copy);
-	if (decimals)
-		*decimals = number_decimals(s, len);
-	return isfinite(*val) && *val <= VALUE_MAX ? NUM_OK : NUM_RANGE;
+	if (st != NUM_OK || !isfinite(*val) || *val > VALUE_MAX ||
+	    d > VALUE_DECIMALS_MAX)
+		return NUM_RANGE;
+	written = number_written(s, len, d);
+	printed = fmt_fixed(*val, d, false);
+	if (!written || strcmp(written, printed))
+		st = NUM_INEXACT;
+	free(written);
+	free(printed);
+	return st;
+}
+
+/* What a number that is not NUM_OK is, for an error message. */
+const char *num_status_words(enum num_status st)
+{
+	switch (st) {
+	case NUM_RANGE:
+		return "number out of range";
+	case NUM_INEXACT:
+		return "number a double cannot hold as written (too many digits)";
+	default:
+		return "bad number";
+	}
 }
 
 /* A whole string that is a per-element value (parse_value()). */

@@ -967,13 +967,30 @@ static void test_input_bounds(void)
 		   str_is(fmt_level(0.9999999999999999), "1.11e-14") &&
 		   str_is(fmt_level(0.999), "0.1"),
 		   "fmt_level: 1 - alpha in percent, never rounded to 100");
-	KTAP_CHECK(parse_double("18446744073709551615", &v, NULL) &&
+	KTAP_CHECK(parse_double("18446744073709549568", &v, NULL) &&
 		   !parse_double("1e20", &v, NULL) &&
 		   !parse_double("1e999", &v, NULL) &&
 		   parse_value("12.5,", 4, &v, &d) == NUM_OK && v == 12.5 &&
 		   parse_value("1.5e308", 7, &v, &d) == NUM_RANGE &&
 		   parse_value("1.5x", 4, &v, &d) == NUM_BAD,
 		   "parse_value: at most what a u64 per element can be");
+	KTAP_CHECK(parse_value("1e-400", 6, &v, &d) == NUM_RANGE &&
+		   parse_value("5e-20", 5, &v, &d) == NUM_RANGE &&
+		   parse_value("1e-150", 6, &v, &d) == NUM_RANGE &&
+		   parse_value("1e-19", 5, &v, &d) == NUM_OK && d == 19 &&
+		   parse_value("0e-99", 5, &v, &d) == NUM_OK && v == 0 &&
+		   parse_value("0e-100", 6, &v, &d) == NUM_RANGE &&
+		   parse_value("0.000e400", 9, &v, &d) == NUM_OK && d == 0,
+		   "parse_value: a value but 0 below one count over a u64, or of over 99 decimals, is out of range");
+	KTAP_CHECK(parse_value("18446744073709551615", 20, &v, &d) == NUM_INEXACT &&
+		   parse_value("9007199254740993", 16, &v, &d) == NUM_INEXACT &&
+		   parse_value("1.00000000000000001", 19, &v, &d) == NUM_INEXACT &&
+		   parse_value("9007199254740992", 16, &v, &d) == NUM_OK &&
+		   parse_value("0.30000000000000004", 19, &v, &d) == NUM_OK &&
+		   parse_value("000012.50", 9, &v, &d) == NUM_OK && d == 2 &&
+		   parse_value("100e-2", 6, &v, &d) == NUM_OK && d == 2 &&
+		   parse_value("1.5e3", 5, &v, &d) == NUM_OK && v == 1500,
+		   "parse_value: a number a double cannot show as written is NUM_INEXACT");
 	KTAP_CHECK(parse_ull("18446744073709551615", &u) == NUM_OK &&
 		   u == ~0ULL &&
 		   parse_ull("18446744073709551616", &u) == NUM_RANGE &&

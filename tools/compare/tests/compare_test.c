@@ -916,6 +916,41 @@ static bool str_is(char *got, const char *want)
 	return ok;
 }
 
+/* Two names never give one cell: the escape character is escaped too. */
+static void test_escape_cell(void)
+{
+	static const char *const names[] = {
+		"a|b", "a\\vert{}b", "a\\|b", "a\\\\b", "a\\b", "a\\backslash{}b",
+	};
+	static const enum out_format fmts[] = { OUT_MARKDOWN, OUT_ORG };
+	size_t f, i, j;
+	bool ok = true;
+
+	for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+		char *cell[ARRAY_SIZE(names)];
+
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			cell[i] = escape_cell(names[i], fmts[f]);
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			for (j = i + 1; j < ARRAY_SIZE(names); j++) {
+				if (!strcmp(cell[i], cell[j])) {
+					ktap_diag("%s and %s both give %s", names[i],
+						  names[j], cell[i]);
+					ok = false;
+				}
+			}
+		}
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			free(cell[i]);
+	}
+	KTAP_CHECK(ok, "escape_cell: different names, different cells (markdown, org)");
+	KTAP_CHECK(str_is(escape_cell("a|b", OUT_ORG), "a\\vert{}b") &&
+		   str_is(escape_cell("a\\vert{}b", OUT_ORG), "a\\backslash{}vert{}b") &&
+		   str_is(escape_cell("a\\|b", OUT_MARKDOWN), "a\\\\\\|b") &&
+		   str_is(escape_cell("a_b", OUT_MARKDOWN), "a_b"),
+		   "escape_cell: '|' and '\\' escaped, the rest as it is");
+}
+
 static void test_numbers(void)
 {
 	KTAP_CHECK(str_is(fmt_fixed(-0.0001, 3, true), "+0.000") &&
@@ -1310,6 +1345,7 @@ int main(void)
 	test_aa(2000, false);
 	test_aa(1000, true);
 	test_holm();
+	test_escape_cell();
 	test_numbers();
 	test_input_bounds();
 	test_siphash();

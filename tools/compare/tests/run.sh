@@ -1192,6 +1192,30 @@ t_json() {
 	ok_if "$ok" "-f json: settings, loads, environment differences and every column of every row, read back by jq"
 }
 
+# Escapes that two names cannot share: a|b and a\vert{}b gave one org
+# cell, a\|b broke its markdown row ("a\\|b" ends the cell at "|").
+t_cell_escape() {
+	printf 'format: bench_page_pool_simple 1\ntest: name=a|b cycles_per_elem=1\ntest: name=a\\vert{}b cycles_per_elem=2\ntest: name=a\\|b cycles_per_elem=3\n' \
+		>"$tmp/esc.txt"
+	ok=0
+	bc -f org "$tmp/esc.txt" "$tmp/esc.txt"
+	rc_is 0 || ok=1
+	for cell in 'a\vert{}b ' 'a\backslash{}vert{}b ' 'a\backslash{}\vert{}b '; do
+		grep -qF "| $cell" "$tmp/out" || { diag "org: no cell $cell"; ok=1; }
+	done
+	[ "$(grep -c '^| a' "$tmp/out")" -eq 3 ] || { diag "org: not three rows"; ok=1; }
+	bc -f markdown "$tmp/esc.txt" "$tmp/esc.txt"
+	rc_is 0 || ok=1
+	for cell in 'a\|b ' 'a\\vert{}b ' 'a\\\|b '; do
+		grep -qF "| $cell" "$tmp/out" || { diag "markdown: no cell $cell"; ok=1; }
+	done
+	# each markdown row has the header's 8 cells: no unescaped '|' inside
+	awk '/^\| a/ { s = $0; gsub(/\\\\/, "", s); gsub(/\\\|/, "", s)
+		n = gsub(/\|/, "|", s); if (n != 9) bad = 1 }
+		END { exit bad }' "$tmp/out" || { diag "markdown: a row of other than 8 cells"; ok=1; }
+	ok_if "$ok" "org and markdown: '|' and the backslash escaped, two names never one cell"
+}
+
 t_json_hostile() {
 	if ! command -v jq >/dev/null 2>&1; then
 		ktap_test_fail "-f json escapes names (jq not installed: make check needs it)"
@@ -1487,7 +1511,7 @@ t_plot_cannot t_formats_1 t_legacy_cut t_format3
 t_all_legacy_errors t_format3_quiet t_many_errors t_binary t_stdin_twice
 t_empty_stdin t_help t_nothing_common t_fuzz_detects t_instructions
 t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
-t_upstream_script t_seed_org t_org_formula t_json t_json_hostile
+t_upstream_script t_seed_org t_org_formula t_json t_cell_escape t_json_hostile
 t_format4 t_profile_ignored t_profile_ab t_profile_aa t_profile_one_side
 t_profile_json t_line_limit t_dev_zero t_read_error t_ns_some_loads
 t_ns_some_loads_gate t_ns_some_loads_json"

@@ -328,13 +328,13 @@ int main(int argc, char **argv)
 	}
 
 	compare_build(&set, o.alpha, o.load_stat, &cmp);
-	/* all or nothing: no table when the picture cannot be drawn */
-	if (o.plot && plot_write(&cmp, o.plot))
-		ret = 2;
-	else if (o.fmt == OUT_JSON)
+	/* the table first: a picture that cannot be drawn must not hide it */
+	if (o.fmt == OUT_JSON)
 		print_json(&set, &cmp);
 	else
 		print_report(&set, &cmp, o.fmt);
+	if (o.plot && plot_write(&cmp, o.plot))
+		ret = 2;
 
 	if (!ret && o.fail_above >= 0)
 		ret = gate_fail_above(&cmp, o.fail_above);

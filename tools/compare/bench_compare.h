@@ -185,6 +185,7 @@ void sbuf_addf(struct sbuf *b, const char *fmt, ...) __printf(2, 3);
 char *sbuf_take(struct sbuf *b);
 bool is_digit(char c);
 const char *find_unprintable(const char *s);
+unsigned int format_control_at(const char *s);
 const char *find_nonname(const char *s, size_t len);
 int scan_ull(const char **s, unsigned long long *val);
 enum num_status parse_ull(const char *s, unsigned long long *val);

@@ -175,29 +175,83 @@ bool is_digit(char c)
 }
 
 /*
- * The length of the UTF-8 sequence at @s that encodes a printable code
- * point: not a C1 control (U+0080..U+009F, which terminals obey), no
- * overlong form, no surrogate, at most U+10FFFF. 0 if it is none.
+ * Code points that are format controls rather than text: they reorder
+ * what a terminal shows (bidi marks, embeddings, overrides and
+ * isolates: "a\u202eb" shows b before a), break its lines (the line and
+ * paragraph separators), or hide (zero-width characters, the byte
+ * order mark, soft hyphen, tags). results_lib.sh's __RESULTS_STRICT
+ * refuses the same ones.
  */
-static size_t utf8_len(const unsigned char *s)
+static bool is_format_control(unsigned int cp)
 {
-	unsigned int cp, i, n;
+	static const unsigned int ranges[][2] = {
+		{ 0x00ad, 0x00ad },	/* soft hyphen */
+		{ 0x061c, 0x061c },	/* Arabic letter mark */
+		{ 0x180e, 0x180e },	/* Mongolian vowel separator */
+		{ 0x200b, 0x200f },	/* zero-width, LRM, RLM */
+		{ 0x2028, 0x202e },	/* line/paragraph sep., LRE..RLO */
+		{ 0x2060, 0x206f },	/* word joiner.., LRI..PDI, deprecated */
+		{ 0xfeff, 0xfeff },	/* byte order mark */
+		{ 0xfff9, 0xfffb },	/* interlinear annotation */
+		{ 0xe0000, 0xe007f },	/* tags */
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ranges); i++) {
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The length of the UTF-8 sequence at @s, its code point in *@cp: a lead
+ * byte and its continuation bytes; 0 if it is none.
+ */
+static size_t utf8_decode(const unsigned char *s, unsigned int *cp)
+{
+	unsigned int i, n;
 
 	if (*s >= 0xc2 && *s <= 0xdf)
-		n = 2, cp = *s & 0x1f;
+		n = 2, *cp = *s & 0x1f;
 	else if (*s >= 0xe0 && *s <= 0xef)
-		n = 3, cp = *s & 0x0f;
+		n = 3, *cp = *s & 0x0f;
 	else if (*s >= 0xf0 && *s <= 0xf4)
-		n = 4, cp = *s & 0x07;
+		n = 4, *cp = *s & 0x07;
 	else
 		return 0;
 	for (i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
+		*cp = *cp << 6 | (s[i] & 0x3f);
 	}
-	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	return n;
+}
+
+/* The code point of the UTF-8 sequence at @s if a format control, else 0 */
+unsigned int format_control_at(const char *s)
+{
+	unsigned int cp;
+
+	if (!utf8_decode((const unsigned char *)s, &cp))
+		return 0;
+	return is_format_control(cp) ? cp : 0;
+}
+
+/*
+ * The length of the UTF-8 sequence at @s that encodes a printable code
+ * point: not a C1 control (U+0080..U+009F, which terminals obey) nor a
+ * format control (is_format_control()), no overlong form, no
+ * surrogate, at most U+10FFFF. 0 if it is none.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int cp;
+	size_t n = utf8_decode(s, &cp);
+
+	if (!n || cp < 0xa0 || (n == 3 && cp < 0x800) ||
+	    (n == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp > 0x10ffff || is_format_control(cp))
 		return 0;
 	return n;
 }
@@ -205,7 +259,8 @@ static size_t utf8_len(const unsigned char *s)
 /*
  * The first byte of @s that must not reach a terminal: a control
  * character but tab, DEL, or a byte that is not part of a printable
- * UTF-8 character. NULL if there is none.
+ * UTF-8 character (C1 and format controls are not). NULL if there is
+ * none.
  */
 const char *find_unprintable(const char *s)
 {

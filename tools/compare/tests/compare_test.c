@@ -1037,6 +1037,17 @@ static void test_input_bounds(void)
 		   find_unprintable("\xe0\x80\x80") &&
 		   find_nonname("caf\xc3\xa9", 5) && !find_nonname("a-b_c.1", 7),
 		   "find_unprintable: controls, C1 and bad UTF-8; names are ASCII");
+	KTAP_CHECK(find_unprintable("a\xe2\x80\xae.") && find_unprintable("a\xe2\x80\xa8") &&
+		   find_unprintable("\xe2\x80\xa9") && find_unprintable("\xe2\x80\x8e") &&
+		   find_unprintable("\xe2\x80\x8f") && find_unprintable("\xe2\x80\xaa") &&
+		   find_unprintable("\xe2\x81\xa6") && find_unprintable("\xe2\x81\xa9") &&
+		   find_unprintable("\xd8\x9c") && find_unprintable("\xef\xbb\xbf") &&
+		   find_unprintable("\xc2\xad") && find_unprintable("\xf3\xa0\x80\x81") &&
+		   format_control_at("\xe2\x80\xae") == 0x202e &&
+		   format_control_at("\xe2\x80\x94") == 0 &&
+		   !find_unprintable("\xe2\x80\x94 \xe2\x80\xa7 \xe2\x80\xaf") &&
+		   !find_unprintable("\xe2\x81\x9f \xe4\xb8\xad"),
+		   "find_unprintable: bidi, line separators and other format controls too");
 	KTAP_CHECK(parse_double("7.25", &v, &d) && v == 7.25 && d == 2 &&
 		   !parse_double("nan", &v, NULL) &&
 		   !parse_double("1.5.3", &v, NULL) &&

@@ -337,6 +337,25 @@ strict_cases() {
 	$1 "an escape sequence in a results line" 2 \
 		"bench-compare: $S:9: test: line holds a control or non-printable byte 0x1b at column 13" \
 		"$S" "$A1"
+	FC=data/format_ctrl.txt
+	$1 "U+202E (right-to-left override) in an environment value" 2 \
+		"bench-compare: $FC:2: results line holds a Unicode format control U+202E (bidi, invisible or line break) at column 13" \
+		"$FC" "$A1"
+	$1 "U+2028 (line separator) in an environment value" 2 \
+		"bench-compare: $FC:3: results line holds a Unicode format control U+2028 (bidi, invisible or line break) at column 16" \
+		"$FC" "$A1"
+	$1 "U+FEFF (byte order mark) in an environment value" 2 \
+		"bench-compare: $FC:4: results line holds a Unicode format control U+FEFF (bidi, invisible or line break) at column 10" \
+		"$FC" "$A1"
+	$1 "U+2066 (left-to-right isolate) in an environment value" 2 \
+		"bench-compare: $FC:5: results line holds a Unicode format control U+2066 (bidi, invisible or line break) at column 12" \
+		"$FC" "$A1"
+	$1 "U+061C (Arabic letter mark) in an environment value" 2 \
+		"bench-compare: $FC:6: results line holds a Unicode format control U+061C (bidi, invisible or line break) at column 16" \
+		"$FC" "$A1"
+	$1 "U+200F (right-to-left mark) in an environment value" 2 \
+		"bench-compare: $FC:7: results line holds a Unicode format control U+200F (bidi, invisible or line break) at column 13" \
+		"$FC" "$A1"
 	$1 "a NUL byte in a results line" 2 \
 		"bench-compare: $S:10: NUL byte in the line" "$S" "$A1"
 	V=data/value_err.txt

@@ -308,7 +308,8 @@ results_check() {	# file [field...]
 }
 
 # How parsers of untrusted text read it: awk PROGRAM runs over FILE
-# with a NUL, any control character but a tab, a C1 control and bytes
+# with a NUL, any control character but a tab, a C1 control, a Unicode
+# format control (bidi, invisible, line separators) and bytes
 # that are not UTF-8 refused and a final CR dropped; PROGRAM may call bad(MESSAGE), which prints "FILE:LINE:
 # MESSAGE" and fails, and name_ok(S), true for a test name (letters,
 # digits, "_" and "-", at most 64).  Its END should start with
@@ -331,6 +332,14 @@ BEGIN {
 		"|\340[\240-\277]" cont "|[\341-\354\356\357]" cont cont \
 		"|\355[\200-\237]" cont "|\360[\220-\277]" cont cont \
 		"|[\361-\363]" cont cont cont "|\364[\200-\217]" cont cont ")*$"
+	# Unicode format controls, as bench-compare refuses them (util.c,
+	# is_format_control): soft hyphen U+00AD, U+061C, U+180E, U+200B to
+	# U+200F, line and paragraph separators and bidi embeddings U+2028
+	# to U+202E, U+2060 to U+206F (bidi isolates among them), U+FEFF,
+	# U+FFF9 to U+FFFB and tags U+E0000 to U+E007F
+	format_ctrl = "\302\255|\330\234|\341\240\216|\342\200[\213-\217\250-\256]" \
+		"|\342\201[\240-\257]|\357\273\277|\357\277[\271-\273]" \
+		"|\363\240[\200\201]"
 }
 { sub(/\r$/, "") }
 /[\001-\010\013-\037\177]/ {
@@ -338,6 +347,9 @@ BEGIN {
 }
 $0 !~ utf8_text {
 	bad("a byte that is not printable text (a C1 control, or not UTF-8)")
+}
+$0 ~ format_ctrl {
+	bad("a Unicode format control (bidi, invisible or line break) in the line")
 }
 '
 

@@ -61,6 +61,12 @@ bad	not-a-field	icount	FIRST { print $0 " novalue"; next } { print }
 bad	c1-control	icount	NR == 2 { print $0 "\302\233"; next } { print }
 bad	not-utf8	icount	NR == 2 { print $0 "\377"; next } { print }
 bad	control-char	icount	NR == 2 { print $0 "\033[2J"; next } { print }
+bad	bidi-override	icount	NR == 2 { print $0 "\342\200\256"; next } { print }
+bad	line-separator	icount	NR == 3 { print $0 "\342\200\250x"; next } { print }
+bad	bidi-isolate	format2	NR == 2 { print $0 "\342\201\246"; next } { print }
+bad	byte-order-mark	icount	NR == 2 { print $0 "\357\273\277"; next } { print }
+bad	arabic-letter-mark	icount	NR == 2 { print $0 "\330\234"; next } { print }
+good	utf8-text	icount	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }
 good	blank-lines	icount	FIRST { print ""; print "   " } { print }

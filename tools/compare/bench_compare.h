@@ -37,10 +37,20 @@
 #define EXACT_MAX_N		40	/* exact null distribution up to this */
 #define MAX_ERRORS		20	/* reported per input file */
 #define DEFAULT_ALPHA		0.05
+/*
+ * The smallest --alpha: its level prints as 99.9999999999 (never a
+ * rounded 100) and alpha / rows stays a normal double for any count.
+ */
+#define ALPHA_MIN		(1 / 1e12)
+#define ALPHA_MIN_STR		"1e-12"
 #define NEED_LOADS_MAX		1000000
 #define INT_DECIMALS		3	/* a quotient of integer totals */
 /* The largest per-element value: what a u64 count per element can be */
 #define VALUE_MAX		18446744073709551615.0
+/* The smallest but 0: one count over a u64 of elements */
+#define VALUE_MIN		(1 / VALUE_MAX)
+/* The most decimals a value is written with (and shown with) */
+#define VALUE_DECIMALS_MAX	99
 #define ECHO_MAX		40	/* input shown in an error, at most */
 #define ENV_LIST_MAX		8	/* values of a key listed per side */
 #define RESULTS_SUFFIX		".results"	/* the loads in a directory */
@@ -150,7 +160,10 @@ struct sbuf {
 enum num_status {
 	NUM_OK,
 	NUM_BAD,	/* not a plain decimal number */
-	NUM_RANGE,	/* a number, beyond VALUE_MAX */
+	NUM_RANGE,	/* a number, beyond VALUE_MAX, below VALUE_MIN or with
+			 * more than VALUE_DECIMALS_MAX decimals
+			 */
+	NUM_INEXACT,	/* a number a double cannot hold as written */
 };
 
 /* ------------------------------------------------------------------ */
@@ -172,11 +185,13 @@ void sbuf_addf(struct sbuf *b, const char *fmt, ...) __printf(2, 3);
 char *sbuf_take(struct sbuf *b);
 bool is_digit(char c);
 const char *find_unprintable(const char *s);
+unsigned int format_control_at(const char *s);
 const char *find_nonname(const char *s, size_t len);
 int scan_ull(const char **s, unsigned long long *val);
 enum num_status parse_ull(const char *s, unsigned long long *val);
 size_t number_len(const char *s);
 int number_decimals(const char *s, size_t len);
+const char *num_status_words(enum num_status st);
 enum num_status parse_value(const char *s, size_t len, double *val,
 			    int *decimals);
 bool parse_double(const char *s, double *val, int *decimals);

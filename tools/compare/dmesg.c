@@ -36,8 +36,8 @@
 /*
  * A cursor over a line that reads literals and numbers until the first
  * that is not there: state 1 while all were, 0 if the line ended first
- * (cut short), -1 if it differs, -2 if a number is out of range; what
- * names where it stopped.
+ * (cut short), -1 if it differs, -2 if a number is out of range, -3 if
+ * a double cannot hold it as written; what names where it stopped.
  */
 struct scan {
 	const char *p;
@@ -85,15 +85,19 @@ static void scan_ull_at(struct scan *sc, unsigned long long *v,
 static void scan_value(struct scan *sc, double *v, int *decimals,
 		       const char *what)
 {
+	enum num_status st;
 	size_t len;
 
 	if (sc->state <= 0)
 		return;
 	len = number_len(sc->p);
-	if (!len)
+	if (!len) {
 		scan_stop(sc, *sc->p ? -1 : 0, what, NULL);
-	else if (parse_value(sc->p, len, v, decimals) != NUM_OK)
-		scan_stop(sc, -2, what, NULL);
+		return;
+	}
+	st = parse_value(sc->p, len, v, decimals);
+	if (st != NUM_OK)
+		scan_stop(sc, st == NUM_INEXACT ? -3 : -2, what, NULL);
 	else
 		sc->p += len;
 }
@@ -151,6 +155,9 @@ static void scan_error(struct parse_ctx *ctx, const struct scan *sc)
 		parse_error(ctx, "truncated legacy line: no %s", sc->what);
 	else if (sc->state == -2)
 		parse_error(ctx, "malformed legacy line: %s out of range",
+			    sc->what);
+	else if (sc->state == -3)
+		parse_error(ctx, "malformed legacy line: %s has more digits than a double holds",
 			    sc->what);
 	else if (!sc->lit)
 		parse_error(ctx, "malformed legacy line: non-numeric %s",

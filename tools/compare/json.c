@@ -59,14 +59,34 @@ static void put_p(double p)
 		fputs("null", stdout);
 }
 
+/*
+ * @x with the fewest significant digits that read back as @x: 0.05 as
+ * 0.05, and 0.9999999999999999 never as a rounded 1.
+ */
+static void put_exact(double x)
+{
+	char *s = NULL;
+	int prec;
+
+	for (prec = 15; prec <= 17; prec++) {
+		free(s);
+		s = xasprintf("%.*g", prec, x);
+		if (strtod(s, NULL) == x)
+			break;
+	}
+	fputs(s, stdout);
+	free(s);
+}
+
 static void put_settings(const struct comparison *cmp)
 {
 	char *level = fmt_level(cmp->alpha);
 
 	printf("  \"settings\": {\"clock\": ");
 	put_str(clock_names[cmp->clock]);
-	printf(", \"load_stat\": \"%s\", \"alpha\": %.15g",
-	       cmp->load_stat == LOAD_MIN ? "min" : "median", cmp->alpha);
+	printf(", \"load_stat\": \"%s\", \"alpha\": ",
+	       cmp->load_stat == LOAD_MIN ? "min" : "median");
+	put_exact(cmp->alpha);
 	printf(", \"interval_level_percent\": %s, \"pct_change_of\": ", level);
 	put_str(cmp->clock == CLOCK_CYCLES ? "ns" : clock_names[cmp->clock]);
 	printf("},\n  \"loads\": {\"before\": %zu, \"after\": %zu},\n",

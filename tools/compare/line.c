@@ -69,6 +69,7 @@ struct echo echo(const char *s)
 bool data_line_ok(struct parse_ctx *ctx, const char *line, const char *what)
 {
 	const char *bad;
+	unsigned int cp;
 
 	if (ctx->cut) {
 		parse_error(ctx, "%s cut short: no newline at its end", what);
@@ -77,6 +78,13 @@ bool data_line_ok(struct parse_ctx *ctx, const char *line, const char *what)
 	bad = find_unprintable(line);
 	if (!bad)
 		return true;
+	cp = format_control_at(bad);
+	if (cp) {
+		parse_error(ctx, "%s holds a Unicode format control U+%04X (%s) at column %zu",
+			    what, cp, "bidi, invisible or line break",
+			    (size_t)(bad - ctx->line) + 1);
+		return false;
+	}
 	parse_error(ctx, "%s holds a control or non-printable byte 0x%02x at column %zu",
 		    what, (unsigned char)*bad, (size_t)(bad - ctx->line) + 1);
 	return false;

@@ -90,6 +90,9 @@ static int opt_alpha(struct options *o, const char *v)
 	o->alpha = strtod(v, &end);
 	if (!*v || *end || !(o->alpha > 0 && o->alpha < 1))
 		return usage_error("bad --alpha '%s': need 0 < A < 1", v);
+	if (o->alpha < ALPHA_MIN)
+		return usage_error("bad --alpha '%s': the smallest accepted is "
+				   ALPHA_MIN_STR, v);
 	return 0;
 }
 
@@ -325,13 +328,13 @@ int main(int argc, char **argv)
 	}
 
 	compare_build(&set, o.alpha, o.load_stat, &cmp);
-	/* all or nothing: no table when the picture cannot be drawn */
-	if (o.plot && plot_write(&cmp, o.plot))
-		ret = 2;
-	else if (o.fmt == OUT_JSON)
+	/* the table first: a picture that cannot be drawn must not hide it */
+	if (o.fmt == OUT_JSON)
 		print_json(&set, &cmp);
 	else
 		print_report(&set, &cmp, o.fmt);
+	if (o.plot && plot_write(&cmp, o.plot))
+		ret = 2;
 
 	if (!ret && o.fail_above >= 0)
 		ret = gate_fail_above(&cmp, o.fail_above);

@@ -33,6 +33,16 @@
 
 #define PLOT_OFFSET	0.2	/* of each side from the test's column */
 #define PLOT_LOG_SPAN	4	/* largest / smallest value: log scale above */
+/*
+ * Width: PLOT_MARGIN_PX and PLOT_ROW_PX a row, at most PLOT_MAX_PX (what
+ * cairo draws: pngcairo fails beyond it, at 467 rows); more rows get
+ * fewer pixels and a smaller font for their names, down to PLOT_MIN_ROW_PX.
+ */
+#define PLOT_MARGIN_PX	320
+#define PLOT_ROW_PX	70
+#define PLOT_MIN_ROW_PX	8
+#define PLOT_MAX_PX	32767
+#define PLOT_MAX_ROWS	((PLOT_MAX_PX - PLOT_MARGIN_PX) / PLOT_MIN_ROW_PX)
 #define PLOT_POINTS	"points.dat"
 #define PLOT_MEDIANS	"medians.dat"
 
@@ -208,18 +218,33 @@ static bool plot_range(const struct comparison *cmp, double *plo, double *phi)
 	return hi > 0 && isfinite(lo);
 }
 
+/* The pixels of a row: PLOT_ROW_PX, fewer if that is too wide. */
+static size_t plot_row_px(size_t nr)
+{
+	size_t fit = nr ? (PLOT_MAX_PX - PLOT_MARGIN_PX) / nr : PLOT_ROW_PX;
+
+	return fit < PLOT_ROW_PX ? fit : PLOT_ROW_PX;
+}
+
 /* The script: only the program's own words and numbers. */
 static void put_script(FILE *gp, const struct comparison *cmp, bool svg)
 {
-	size_t width = 320 + 70 * cmp->nr < 640 ? 640 : 320 + 70 * cmp->nr;
+	size_t row_px = plot_row_px(cmp->nr);
+	size_t width = PLOT_MARGIN_PX + row_px * cmp->nr;
 	double lo, hi;
 
+	if (width < 640)
+		width = 640;
 	if (svg)
 		fprintf(gp, "set terminal svg size %zu,560 dynamic background rgb 'white'\n",
 			width);
 	else
 		fprintf(gp, "set terminal pngcairo size %zu,560\n", width);
 	fputs("set termoption noenhanced\n", gp);
+	/* names at most as high as their column is wide, 12 points */
+	if (row_px < 20)
+		fprintf(gp, "set xtics font \",%zu\"\n",
+			row_px * 3 / 5 < 4 ? 4 : row_px * 3 / 5);
 	fprintf(gp,
 		"set title \"%s/elem of each load, in %% of the before median (%s of each load)\"\n",
 		clock_names[cmp->clock],
@@ -377,6 +402,12 @@ int plot_write(const struct comparison *cmp, const char *path)
 	if (!cmp->nr) {
 		fprintf(stderr, PROG ": --plot %s: no test present on both sides\n",
 			path);
+		return -1;
+	}
+	if (cmp->nr > PLOT_MAX_ROWS) {
+		fprintf(stderr, PROG ": --plot %s: %zu rows %s (at most %d: %d %s, %d wide)\n",
+			path, cmp->nr, "do not fit in one picture", PLOT_MAX_ROWS,
+			PLOT_MIN_ROW_PX, "pixels a row", PLOT_MAX_PX);
 		return -1;
 	}
 	if (!plot_names_ok(cmp) || !plot_target_ok(path))

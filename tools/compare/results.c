@@ -420,7 +420,7 @@ static void number_error(struct parse_ctx *ctx, const struct test_line *tl,
 			 enum test_field f, enum num_status st)
 {
 	parse_error(ctx, "test %s: %s in %s=%s", tl->name,
-		    st == NUM_RANGE ? "number out of range" : "bad number",
+		    num_status_words(st),
 		    field_names[f], echo(tl->val[f]).s);
 }
 
@@ -774,7 +774,7 @@ static void prof_number_error(struct parse_ctx *ctx, const char *what,
 			      const char **val, int f, enum num_status st)
 {
 	parse_error(ctx, "%s test %s: %s in %s=%s%s", what, val[PF_NAME],
-		    st == NUM_RANGE ? "number out of range" : "bad number",
+		    num_status_words(st),
 		    prof_fields[f], echo(val[f]).s,
 		    f >= PF_COUNT && st == NUM_BAD ?
 		    " (a count per element has 3 decimals)" : "");

@@ -240,17 +240,32 @@ double mwu_min_p(size_t nx, size_t ny)
 
 /*
  * The fewest values per side (equal sides) with which p can fall below
- * @level; 0 if none up to NEED_LOADS_MAX.
+ * @level; 0 if none up to NEED_LOADS_MAX. The exact sizes are tried one
+ * by one; above them mwu_min_p(n, n) falls as n grows, so a binary
+ * search finds n in a bounded number of steps whatever @level is.
  */
 size_t need_loads(double level)
 {
-	size_t n;
+	size_t n, lo, hi;
 
-	for (n = 1; n <= NEED_LOADS_MAX; n++) {
+	for (n = 1; 2 * n <= EXACT_MAX_N; n++) {
 		if (mwu_min_p(n, n) < level)
 			return n;
 	}
-	return 0;
+	if (!(mwu_min_p(NEED_LOADS_MAX, NEED_LOADS_MAX) < level))
+		return 0;
+	/* mwu_min_p(lo, lo) >= level > mwu_min_p(hi, hi) */
+	lo = n - 1;
+	hi = NEED_LOADS_MAX;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mwu_min_p(mid, mid) < level)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
 }
 
 /*

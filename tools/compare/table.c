@@ -80,28 +80,37 @@ struct table {
 	struct grid grid;
 };
 
-/* A cell as it must appear in @fmt: '|' escaped in tables. */
+/*
+ * The escape of @c in a cell of @fmt, or NULL if it stands for itself.
+ * The escape character is escaped too, so that no two names give one
+ * cell: a|b and a\vert{}b differ in org (a\backslash{}vert{}b), a\|b
+ * and a|b in markdown (a\\\|b): every backslash of a cell begins an
+ * escape, and decoding them gives the name back.
+ */
+static const char *cell_escape(char c, enum out_format fmt)
+{
+	if (fmt == OUT_MARKDOWN)
+		return c == '|' ? "\\|" : c == '\\' ? "\\\\" : NULL;
+	return c == '|' ? "\\vert{}" : c == '\\' ? "\\backslash{}" : NULL;
+}
+
+/* A cell as it must appear in @fmt: '|' and '\\' escaped in tables. */
 char *escape_cell(const char *s, enum out_format fmt)
 {
-	const char *esc = fmt == OUT_MARKDOWN ? "\\|" : "\\vert{}";
-	size_t n = 0, i;
-	char *out, *o;
+	struct sbuf out = { NULL };
+	const char *esc;
+	size_t i;
 
-	if (fmt == OUT_TEXT || !strchr(s, '|'))
+	if (fmt == OUT_TEXT || !strpbrk(s, "|\\"))
 		return xstrdup(s);
-	for (i = 0; s[i]; i++)
-		n += s[i] == '|' ? strlen(esc) : 1;
-	out = xrealloc(NULL, n + 1);
-	for (o = out, i = 0; s[i]; i++) {
-		if (s[i] == '|') {
-			memcpy(o, esc, strlen(esc));
-			o += strlen(esc);
-		} else {
-			*o++ = s[i];
-		}
+	for (i = 0; s[i]; i++) {
+		esc = cell_escape(s[i], fmt);
+		if (esc)
+			sbuf_add(&out, esc, strlen(esc));
+		else
+			sbuf_add(&out, s + i, 1);
 	}
-	*o = '\0';
-	return out;
+	return out.s;
 }
 
 static void print_dashes(size_t n)

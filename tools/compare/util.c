@@ -175,29 +175,83 @@ bool is_digit(char c)
 }
 
 /*
- * The length of the UTF-8 sequence at @s that encodes a printable code
- * point: not a C1 control (U+0080..U+009F, which terminals obey), no
- * overlong form, no surrogate, at most U+10FFFF. 0 if it is none.
+ * Code points that are format controls rather than text: they reorder
+ * what a terminal shows (bidi marks, embeddings, overrides and
+ * isolates: "a\u202eb" shows b before a), break its lines (the line and
+ * paragraph separators), or hide (zero-width characters, the byte
+ * order mark, soft hyphen, tags). results_lib.sh's __RESULTS_STRICT
+ * refuses the same ones.
  */
-static size_t utf8_len(const unsigned char *s)
+static bool is_format_control(unsigned int cp)
 {
-	unsigned int cp, i, n;
+	static const unsigned int ranges[][2] = {
+		{ 0x00ad, 0x00ad },	/* soft hyphen */
+		{ 0x061c, 0x061c },	/* Arabic letter mark */
+		{ 0x180e, 0x180e },	/* Mongolian vowel separator */
+		{ 0x200b, 0x200f },	/* zero-width, LRM, RLM */
+		{ 0x2028, 0x202e },	/* line/paragraph sep., LRE..RLO */
+		{ 0x2060, 0x206f },	/* word joiner.., LRI..PDI, deprecated */
+		{ 0xfeff, 0xfeff },	/* byte order mark */
+		{ 0xfff9, 0xfffb },	/* interlinear annotation */
+		{ 0xe0000, 0xe007f },	/* tags */
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ranges); i++) {
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The length of the UTF-8 sequence at @s, its code point in *@cp: a lead
+ * byte and its continuation bytes; 0 if it is none.
+ */
+static size_t utf8_decode(const unsigned char *s, unsigned int *cp)
+{
+	unsigned int i, n;
 
 	if (*s >= 0xc2 && *s <= 0xdf)
-		n = 2, cp = *s & 0x1f;
+		n = 2, *cp = *s & 0x1f;
 	else if (*s >= 0xe0 && *s <= 0xef)
-		n = 3, cp = *s & 0x0f;
+		n = 3, *cp = *s & 0x0f;
 	else if (*s >= 0xf0 && *s <= 0xf4)
-		n = 4, cp = *s & 0x07;
+		n = 4, *cp = *s & 0x07;
 	else
 		return 0;
 	for (i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
+		*cp = *cp << 6 | (s[i] & 0x3f);
 	}
-	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+	return n;
+}
+
+/* The code point of the UTF-8 sequence at @s if a format control, else 0 */
+unsigned int format_control_at(const char *s)
+{
+	unsigned int cp;
+
+	if (!utf8_decode((const unsigned char *)s, &cp))
+		return 0;
+	return is_format_control(cp) ? cp : 0;
+}
+
+/*
+ * The length of the UTF-8 sequence at @s that encodes a printable code
+ * point: not a C1 control (U+0080..U+009F, which terminals obey) nor a
+ * format control (is_format_control()), no overlong form, no
+ * surrogate, at most U+10FFFF. 0 if it is none.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int cp;
+	size_t n = utf8_decode(s, &cp);
+
+	if (!n || cp < 0xa0 || (n == 3 && cp < 0x800) ||
+	    (n == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp > 0x10ffff || is_format_control(cp))
 		return 0;
 	return n;
 }
@@ -205,7 +259,8 @@ static size_t utf8_len(const unsigned char *s)
 /*
  * The first byte of @s that must not reach a terminal: a control
  * character but tab, DEL, or a byte that is not part of a printable
- * UTF-8 character. NULL if there is none.
+ * UTF-8 character (C1 and format controls are not). NULL if there is
+ * none.
  */
 const char *find_unprintable(const char *s)
 {
@@ -305,6 +360,7 @@ size_t number_len(const char *s)
 /*
  * The decimals the number of @len characters at @s was written with:
  * the digits after its point, less a positive exponent ("1.25e1" has 1).
+ * Past VALUE_DECIMALS_MAX it says VALUE_DECIMALS_MAX + 1: too many.
  */
 int number_decimals(const char *s, size_t len)
 {
@@ -321,26 +377,90 @@ int number_decimals(const char *s, size_t len)
 		p++;
 		if (p < end && (*p == '+' || *p == '-'))
 			neg = *p++ == '-';
-		/* more than 99 decimals are never shown anyway */
-		for (; p < end && is_digit(*p) && exp < 100; p++)
-			exp = exp * 10 + (*p - '0');
+		/* saturated: a line holds far fewer digits than this */
+		for (; p < end && is_digit(*p); p++)
+			if (exp < 1000000)
+				exp = exp * 10 + (*p - '0');
 		if (neg)
 			exp = -exp;
 	}
 	frac -= exp;
 	if (frac < 0)
 		return 0;
-	return frac > 99 ? 99 : (int)frac;
+	return frac > VALUE_DECIMALS_MAX ? VALUE_DECIMALS_MAX + 1 : (int)frac;
+}
+
+/*
+ * The plain decimal number of @len characters at @s as printf("%.*f")
+ * writes it with its @decimals (number_decimals(), at most
+ * VALUE_DECIMALS_MAX): no exponent, no leading zeros but the one before
+ * the point. NULL if that takes over 200 digits (never for a value of at
+ * most VALUE_MAX).
+ */
+static char *number_written(const char *s, size_t len, int decimals)
+{
+	const char *end = s + len, *p;
+	struct sbuf num = { NULL }, out = { NULL };
+	long frac = -1, exp = 0, zeros;
+	bool neg = false;
+	size_t d = (size_t)decimals;
+
+	/* value = digits * 10^(exp - frac) */
+	for (p = s; p < end && *p != 'e' && *p != 'E'; p++) {
+		if (*p == '.')
+			frac = 0;
+		else if (num.len || *p != '0')
+			sbuf_add(&num, p, 1);
+		if (is_digit(*p) && frac >= 0)
+			frac++;
+	}
+	if (frac < 0)
+		frac = 0;
+	if (p < end) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			neg = *p++ == '-';
+		for (; p < end; p++)
+			if (exp < 1000000)
+				exp = exp * 10 + (*p - '0');
+		if (neg)
+			exp = -exp;
+	}
+	/* value * 10^decimals = digits followed by this many zeros */
+	zeros = num.len ? exp - frac + decimals : 0;
+	if (zeros < 0 || zeros > 200 || num.len > 200) {
+		free(num.s);
+		return NULL;
+	}
+	for (; zeros > 0; zeros--)
+		sbuf_add(&num, "0", 1);
+	/* at least one digit before the point */
+	while (out.len + num.len < d + 1)
+		sbuf_add(&out, "0", 1);
+	sbuf_add(&out, num.s ? num.s : "", num.len);
+	free(num.s);
+	if (d) {
+		sbuf_add(&out, "0", 1);
+		memmove(out.s + out.len - d, out.s + out.len - d - 1, d);
+		out.s[out.len - d - 1] = '.';
+	}
+	return out.s;
 }
 
 /*
  * The @len characters at @s as a per-element value: exactly a plain
- * decimal number (number_len()), at most VALUE_MAX, and its decimals.
+ * decimal number (number_len()), 0 or from VALUE_MIN to VALUE_MAX, with
+ * at most VALUE_DECIMALS_MAX decimals (what a value is shown with), and
+ * a double that printf() shows with those decimals as the number was
+ * written: 18446744073709551615 would be shown as ...616, so it is
+ * NUM_INEXACT. Sets *@decimals.
  */
 enum num_status parse_value(const char *s, size_t len, double *val,
 			    int *decimals)
 {
-	char buf[64], *copy = buf;
+	char buf[64], *copy = buf, *written, *printed;
+	enum num_status st = NUM_OK;
+	int d;
 
 	if (!len || number_len(s) != len)
 		return NUM_BAD;
@@ -349,11 +469,41 @@ enum num_status parse_value(const char *s, size_t len, double *val,
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	*val = strtod(copy, NULL);
+	written = copy;
+	d = number_decimals(s, len);
+	if (decimals)
+		*decimals = d;
+	/* not 0 as written (a digit but 0 before the exponent), yet tiny */
+	if (*val < VALUE_MIN) {
+		written += strspn(copy, "0.");
+		if (is_digit(*written))
+			st = NUM_RANGE;
+	}
 	if (copy != buf)
 		free(copy);
-	if (decimals)
-		*decimals = number_decimals(s, len);
-	return isfinite(*val) && *val <= VALUE_MAX ? NUM_OK : NUM_RANGE;
+	if (st != NUM_OK || !isfinite(*val) || *val > VALUE_MAX ||
+	    d > VALUE_DECIMALS_MAX)
+		return NUM_RANGE;
+	written = number_written(s, len, d);
+	printed = fmt_fixed(*val, d, false);
+	if (!written || strcmp(written, printed))
+		st = NUM_INEXACT;
+	free(written);
+	free(printed);
+	return st;
+}
+
+/* What a number that is not NUM_OK is, for an error message. */
+const char *num_status_words(enum num_status st)
+{
+	switch (st) {
+	case NUM_RANGE:
+		return "number out of range";
+	case NUM_INEXACT:
+		return "number a double cannot hold as written (too many digits)";
+	default:
+		return "bad number";
+	}
 }
 
 /* A whole string that is a per-element value (parse_value()). */
@@ -392,18 +542,21 @@ bool on_half_unit(double x, int decimals)
 /*
  * The level 1 - @alpha in percent, with as many digits as it takes to
  * tell it from its neighbours: "95", "99.9", "99.9999999999"; never a
- * rounded "100".
+ * rounded "100" (--alpha is at least ALPHA_MIN), nor "0" for an alpha
+ * near 1 (1 - alpha is exact from 0.5 on).
  */
 char *fmt_level(double alpha)
 {
 	double want = 100 * alpha;
+	double level = alpha >= 0.5 ? (1 - alpha) * 100 : 100 - want;
+	double tol = (level < want ? level : want) / 1000;
 	char *s = NULL;
 	int prec;
 
 	for (prec = 2; prec <= 17; prec++) {
 		free(s);
-		s = xasprintf("%.*g", prec, 100 - want);
-		if (fabs(100 - strtod(s, NULL) - want) <= want / 1000)
+		s = xasprintf("%.*g", prec, level);
+		if (fabs(strtod(s, NULL) - level) <= tol)
 			break;
 	}
 	return s;

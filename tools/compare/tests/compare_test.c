@@ -295,6 +295,33 @@ static void test_exact_vs_normal(void)
 		   EXACT_MAX_N);
 }
 
+/*
+ * need_loads() searches the normal sizes by halves: it finds what trying
+ * each n in turn finds, down to levels where that took a million tries.
+ */
+static bool need_loads_as_linear(void)
+{
+	static const double levels[] = {
+		0.05, 1 / 1e9, 1.4 / 1e11, 1 / 1e11, 1 / 1e15, 1 / 1e100,
+		1 / 1e300, 4.9406564584124654 / 1e300 / 1e24, 0,
+	};
+	size_t i, n;
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		for (n = 1; n <= 100000 && !(mwu_min_p(n, n) < levels[i]); n++)
+			;
+		if (n > 100000)
+			n = 0;
+		if (need_loads(levels[i]) != n) {
+			ktap_diag("need_loads(%g) = %zu, want %zu", levels[i],
+				  need_loads(levels[i]), n);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 static void test_min_p_and_need(void)
 {
 	static const size_t sizes[][2] = {
@@ -329,6 +356,7 @@ static void test_min_p_and_need(void)
 	KTAP_CHECK(need_loads(0.05 / 9) == 6,
 		   "need_loads(0.05/9) = 6 (2/252 > 0.0056 > 2/924)");
 	KTAP_CHECK(need_loads(0) == 0, "need_loads(0) = 0: never reachable");
+	KTAP_CHECK(need_loads_as_linear(), "need_loads: the first n one by one would find");
 }
 
 static void test_null_counts_and_ci_k(void)
@@ -888,6 +916,41 @@ static bool str_is(char *got, const char *want)
 	return ok;
 }
 
+/* Two names never give one cell: the escape character is escaped too. */
+static void test_escape_cell(void)
+{
+	static const char *const names[] = {
+		"a|b", "a\\vert{}b", "a\\|b", "a\\\\b", "a\\b", "a\\backslash{}b",
+	};
+	static const enum out_format fmts[] = { OUT_MARKDOWN, OUT_ORG };
+	size_t f, i, j;
+	bool ok = true;
+
+	for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+		char *cell[ARRAY_SIZE(names)];
+
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			cell[i] = escape_cell(names[i], fmts[f]);
+		for (i = 0; i < ARRAY_SIZE(names); i++) {
+			for (j = i + 1; j < ARRAY_SIZE(names); j++) {
+				if (!strcmp(cell[i], cell[j])) {
+					ktap_diag("%s and %s both give %s", names[i],
+						  names[j], cell[i]);
+					ok = false;
+				}
+			}
+		}
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			free(cell[i]);
+	}
+	KTAP_CHECK(ok, "escape_cell: different names, different cells (markdown, org)");
+	KTAP_CHECK(str_is(escape_cell("a|b", OUT_ORG), "a\\vert{}b") &&
+		   str_is(escape_cell("a\\vert{}b", OUT_ORG), "a\\backslash{}vert{}b") &&
+		   str_is(escape_cell("a\\|b", OUT_MARKDOWN), "a\\\\\\|b") &&
+		   str_is(escape_cell("a_b", OUT_MARKDOWN), "a_b"),
+		   "escape_cell: '|' and '\\' escaped, the rest as it is");
+}
+
 static void test_numbers(void)
 {
 	KTAP_CHECK(str_is(fmt_fixed(-0.0001, 3, true), "+0.000") &&
@@ -934,15 +997,35 @@ static void test_input_bounds(void)
 		   str_is(fmt_level(0.001), "99.9") &&
 		   str_is(fmt_level(1 / 1e12), "99.9999999999") &&
 		   str_is(fmt_level(0.1234), "87.66") &&
-		   str_is(fmt_level(0.5), "50"),
+		   str_is(fmt_level(0.5), "50") &&
+		   str_is(fmt_level(ALPHA_MIN), "99.9999999999") &&
+		   str_is(fmt_level(0.9999999999999999), "1.11e-14") &&
+		   str_is(fmt_level(0.999), "0.1"),
 		   "fmt_level: 1 - alpha in percent, never rounded to 100");
-	KTAP_CHECK(parse_double("18446744073709551615", &v, NULL) &&
+	KTAP_CHECK(parse_double("18446744073709549568", &v, NULL) &&
 		   !parse_double("1e20", &v, NULL) &&
 		   !parse_double("1e999", &v, NULL) &&
 		   parse_value("12.5,", 4, &v, &d) == NUM_OK && v == 12.5 &&
 		   parse_value("1.5e308", 7, &v, &d) == NUM_RANGE &&
 		   parse_value("1.5x", 4, &v, &d) == NUM_BAD,
 		   "parse_value: at most what a u64 per element can be");
+	KTAP_CHECK(parse_value("1e-400", 6, &v, &d) == NUM_RANGE &&
+		   parse_value("5e-20", 5, &v, &d) == NUM_RANGE &&
+		   parse_value("1e-150", 6, &v, &d) == NUM_RANGE &&
+		   parse_value("1e-19", 5, &v, &d) == NUM_OK && d == 19 &&
+		   parse_value("0e-99", 5, &v, &d) == NUM_OK && v == 0 &&
+		   parse_value("0e-100", 6, &v, &d) == NUM_RANGE &&
+		   parse_value("0.000e400", 9, &v, &d) == NUM_OK && d == 0,
+		   "parse_value: a value but 0 below one count over a u64, or of over 99 decimals, is out of range");
+	KTAP_CHECK(parse_value("18446744073709551615", 20, &v, &d) == NUM_INEXACT &&
+		   parse_value("9007199254740993", 16, &v, &d) == NUM_INEXACT &&
+		   parse_value("1.00000000000000001", 19, &v, &d) == NUM_INEXACT &&
+		   parse_value("9007199254740992", 16, &v, &d) == NUM_OK &&
+		   parse_value("0.30000000000000004", 19, &v, &d) == NUM_OK &&
+		   parse_value("000012.50", 9, &v, &d) == NUM_OK && d == 2 &&
+		   parse_value("100e-2", 6, &v, &d) == NUM_OK && d == 2 &&
+		   parse_value("1.5e3", 5, &v, &d) == NUM_OK && v == 1500,
+		   "parse_value: a number a double cannot show as written is NUM_INEXACT");
 	KTAP_CHECK(parse_ull("18446744073709551615", &u) == NUM_OK &&
 		   u == ~0ULL &&
 		   parse_ull("18446744073709551616", &u) == NUM_RANGE &&
@@ -954,6 +1037,17 @@ static void test_input_bounds(void)
 		   find_unprintable("\xe0\x80\x80") &&
 		   find_nonname("caf\xc3\xa9", 5) && !find_nonname("a-b_c.1", 7),
 		   "find_unprintable: controls, C1 and bad UTF-8; names are ASCII");
+	KTAP_CHECK(find_unprintable("a\xe2\x80\xae.") && find_unprintable("a\xe2\x80\xa8") &&
+		   find_unprintable("\xe2\x80\xa9") && find_unprintable("\xe2\x80\x8e") &&
+		   find_unprintable("\xe2\x80\x8f") && find_unprintable("\xe2\x80\xaa") &&
+		   find_unprintable("\xe2\x81\xa6") && find_unprintable("\xe2\x81\xa9") &&
+		   find_unprintable("\xd8\x9c") && find_unprintable("\xef\xbb\xbf") &&
+		   find_unprintable("\xc2\xad") && find_unprintable("\xf3\xa0\x80\x81") &&
+		   format_control_at("\xe2\x80\xae") == 0x202e &&
+		   format_control_at("\xe2\x80\x94") == 0 &&
+		   !find_unprintable("\xe2\x80\x94 \xe2\x80\xa7 \xe2\x80\xaf") &&
+		   !find_unprintable("\xe2\x81\x9f \xe4\xb8\xad"),
+		   "find_unprintable: bidi, line separators and other format controls too");
 	KTAP_CHECK(parse_double("7.25", &v, &d) && v == 7.25 && d == 2 &&
 		   !parse_double("nan", &v, NULL) &&
 		   !parse_double("1.5.3", &v, NULL) &&
@@ -1262,6 +1356,7 @@ int main(void)
 	test_aa(2000, false);
 	test_aa(1000, true);
 	test_holm();
+	test_escape_cell();
 	test_numbers();
 	test_input_bounds();
 	test_siphash();

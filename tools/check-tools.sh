@@ -33,30 +33,33 @@ bench_load one tests=for_loop time_ms=10 || exit 1
 bench_load bad loops=1 && exit 1
 exit 3
 EOF
+	# backslashes in the folder, as in any path a user gives: kept
+	# whole by every tool on the way (awk -v, tar -C would not)
+	fdir=$dir/'fi\tles\c'
 	printf 'echo c >/proc/sysrq-trigger\n' >"$dir/panic.sh"
 	printf 'echo waiting; sleep 600\n' >"$dir/hang.sh"
 	ok=0
 	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -m "$MODS" \
-		-p "$dir/files.sh" -o "$dir/files" 2>"$dir/files.err"
+		-p "$dir/files.sh" -o "$fdir" 2>"$dir/files.err"
 	rc=$?
 	say "files: exit $rc (want 3)"
 	[ $rc = 3 ] || { cat "$dir/files.err" >&2; ok=1; }
 	lines=$(awk '$0 != "test: name=t" NR - 1 " cycles_per_elem=5." NR - 1 { bad++ }
-		END { print NR, bad + 0 }' "$dir/files/lines" 2>/dev/null)
-	noise=$(grep -c 'noise [0-9]' "$dir/files/console.log")
+		END { print NR, bad + 0 }' "$fdir/lines" 2>/dev/null)
+	noise=$(grep -c 'noise [0-9]' "$fdir/console.log")
 	say "files: lines read, damaged: $lines (want 3000 0); kernel messages on the console meanwhile: $noise"
 	[ "$lines" = "3000 0" ] && [ "$noise" -ge 500 ] || ok=1
-	[ "$(cat "$dir/files/cut" 2>/dev/null)" = "no final newline" ] &&
-		[ "$(cat "$dir/files/sub/file" 2>/dev/null)" = deep ] ||
+	[ "$(cat "$fdir/cut" 2>/dev/null)" = "no final newline" ] &&
+		[ "$(cat "$fdir/sub/file" 2>/dev/null)" = deep ] ||
 		{ say "files: cut or sub/file differ"; ok=1; }
-	grep -qx 'to stdout' "$dir/files/output.txt" &&
-		grep -qx 'to stderr' "$dir/files/output.txt" ||
+	grep -qx 'to stdout' "$fdir/output.txt" &&
+		grep -qx 'to stderr' "$fdir/output.txt" ||
 		{ say "files: output.txt lacks the payload's output"; ok=1; }
-	results_ran "$dir/files/one.results" for_loop &&
-		grep -q 'time_bench: Type:for_loop ' "$dir/files/one.dmesg" ||
+	results_ran "$fdir/one.results" for_loop &&
+		grep -q 'time_bench: Type:for_loop ' "$fdir/one.dmesg" ||
 		{ say "files: bench_load kept no one.results or one.dmesg"; ok=1; }
-	grep -q 'loops=1 invalid' "$dir/files/bad.dmesg" &&
-		grep -q '^bench_load bad: modprobe .* failed' "$dir/files/output.txt" ||
+	grep -q 'loops=1 invalid' "$fdir/bad.dmesg" &&
+		grep -q '^bench_load bad: modprobe .* failed' "$fdir/output.txt" ||
 		{ say "files: a failed bench_load said nothing"; ok=1; }
 
 	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -p "$dir/panic.sh" \

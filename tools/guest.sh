@@ -262,10 +262,13 @@ if ! started; then
 fi
 
 # The channel: every line a record, anything else means it was damaged.
-# Prints "status N", "files MD5 BYTES", "ended", or "bad LINE".
-records=$(tr -d '\r' <"$channel" | awk -v out="$outdir/output.txt" \
-	-v b64="$work/out.b64" '
-	BEGIN { printf "" >out; printf "" >b64 }
+# Prints "status N", "files MD5 BYTES", "ended", or "bad LINE".  The
+# paths reach awk through the environment: -v would turn a "\t" in
+# them into a tab.
+records=$(tr -d '\r' <"$channel" | OUT_TXT="$outdir/output.txt" \
+	OUT_B64="$work/out.b64" awk '
+	BEGIN { out = ENVIRON["OUT_TXT"]; b64 = ENVIRON["OUT_B64"]
+		printf "" >out; printf "" >b64 }
 	$0 == "bench-guest start" { next }
 	/^o( |$)/ { print substr($0, 3) >out; next }
 	/^x [0-9]+$/ { print "status", $2; next }
@@ -307,6 +310,8 @@ case "$nl$names$nl" in
 *"${nl}./output.txt$nl"* | *"${nl}./console.log$nl"*)
 	failed "the payload wrote output.txt or console.log into \$BENCH_OUT: those names are the runner's" ;;
 esac
-tar -xzf "$work/out.tgz" -C "$outdir" --no-same-owner ||
+# from inside: GNU tar unquotes -C's argument, so a "\t" in it would
+# name another folder
+(cd "$outdir" && tar -xzf "$work/out.tgz" --no-same-owner) ||
 	failed "cannot unpack the payload's files into $outdir"
 exit "$status"

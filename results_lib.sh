@@ -111,10 +111,16 @@ results_prof() {	# file test field...
 }
 
 results_prof_fns() {	# file test field...
-	r_file=$1 r_test=$2
-	shift 2
-	RESULTS_TEST=$r_test RESULTS_FIELDS="$*" awk "$__RESULTS_FIRST_BLOCK$__RESULTS_WORDS"'
-	$1 == "prof_fn:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
+	__results_each_line prof_fn: "$@"
+}
+
+# Per KIND line of TEST (cpu:, prof_fn:), the FIELDs' values on a line.
+__results_each_line() {	# kind file test field...
+	r_kind=$1 r_file=$2 r_test=$3
+	shift 3
+	RESULTS_KIND=$r_kind RESULTS_TEST=$r_test RESULTS_FIELDS="$*" \
+		awk "$__RESULTS_FIRST_BLOCK$__RESULTS_WORDS"'
+	$1 == ENVIRON["RESULTS_KIND"] && $2 == "name=" ENVIRON["RESULTS_TEST"] {
 		words()
 		line = ""
 		for (k = 1; k <= nkeys; k++)
@@ -162,25 +168,7 @@ results_ran_tests() {	# file
 }
 
 results_cpu_field() {	# file test field...
-	r_file=$1 r_test=$2
-	shift 2
-	RESULTS_TEST=$r_test RESULTS_FIELDS="$*" awk "$__RESULTS_FIRST_BLOCK"'
-	BEGIN {
-		nkeys = split(ENVIRON["RESULTS_FIELDS"], keys, " ")
-	}
-	$1 == "cpu:" && $2 == "name=" ENVIRON["RESULTS_TEST"] {
-		line = ""
-		for (k = 1; k <= nkeys; k++) {
-			value = "-"
-			for (i = 3; i <= NF; i++)
-				if (index($i, keys[k] "=") == 1) {
-					value = substr($i, length(keys[k]) + 2)
-					break
-				}
-			line = line (k > 1 ? " " : "") value
-		}
-		print line
-	}' <"$r_file"
+	__results_each_line cpu: "$@"
 }
 
 results_is_number() {	# value

@@ -665,10 +665,16 @@ profile_plugin() {
 	mkdir -p "$p_dir" || die "cannot create $p_dir"
 	make -s -C "$BENCH_TOP/tools/profile" >&2 ||
 		die "cannot build the profile plugin (tools/profile)"
-	cp "$BENCH_TOP/tools/profile/bench_profile.so" "$p_dir/" ||
-		die "cannot copy the profile plugin to $p_dir"
-	profile_args_check "$p_dir/bench_profile.so"
-	printf '%s\n' "$p_dir/bench_profile.so"
+	# Replaced whole, never written over: a QEMU of another command
+	# (make check runs them side by side) has the file mapped, and
+	# dies of SIGBUS when it changes under it.
+	p_so=$p_dir/bench_profile.so
+	cmp -s "$BENCH_TOP/tools/profile/bench_profile.so" "$p_so" || {
+		cp "$BENCH_TOP/tools/profile/bench_profile.so" "$p_so.$$" &&
+			mv -f "$p_so.$$" "$p_so"
+	} || die "cannot copy the profile plugin to $p_dir"
+	profile_args_check "$p_so"
+	printf '%s\n' "$p_so"
 }
 
 # PROFILE_ARGS as the plugin judges them, before any guest boots: QEMU

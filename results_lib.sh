@@ -24,6 +24,10 @@
 #                                    FIELDs' values ("-" if missing)
 #   results_cpu_field FILE TEST FIELD...  per cpu: line of TEST, the
 #                                    FIELDs' values ("-" if missing)
+#   results_split FILE DIR           each test's test:, skip: and cpu:
+#                                    lines in DIR/TEST (after results_check)
+#   results_value LINE KEY           KEY's value in such a line, into
+#                                    $results_value, without a process
 #   results_check FILE [FIELD...]    is it one whole, well-formed block?
 #   results_is_number VALUE          a plain decimal such as 12 or 79.06?
 #   results_strict_awk FILE PROGRAM [NAME=VALUE...]  awk over untrusted text
@@ -169,6 +173,54 @@ results_ran_tests() {	# file
 
 results_cpu_field() {	# file test field...
 	__results_each_line cpu: "$@"
+}
+
+# For a reader that looks up many fields: one pass writes each test's
+# test:, skip: and cpu: lines into DIR/TEST, their words one blank
+# apart (a skip: reason as written), for results_value.  Test names
+# become file names: call it on a file results_check has passed, which
+# allows letters, digits, "_" and "-" in them; others are left out.
+results_split() {	# file dir
+	RESULTS_DIR=$2 awk "$__RESULTS_FIRST_BLOCK"'
+	($1 == "test:" || $1 == "skip:" || $1 == "cpu:") &&
+	$2 ~ /^name=[A-Za-z0-9_-]+$/ {
+		line = $1
+		for (i = 2; i <= NF; i++) {
+			if ($1 == "skip:" && index($i, "reason=") == 1) {
+				match($0, /[ \t]reason=/)
+				line = line " " substr($0, RSTART + 1)
+				break
+			}
+			line = line " " $i
+		}
+		out = ENVIRON["RESULTS_DIR"] "/" substr($2, 6)
+		print line >>out
+		close(out)
+	}' <"$1"
+}
+
+# KEY's value in LINE, a line of results_split's, into $results_value
+# (the first KEY=, as results_fields takes it); fails when LINE has no
+# KEY.  In the shell, not awk: the wrapper looks up dozens of fields a
+# test, in guests where starting a process costs more than the
+# test's own run.
+results_value() {	# line key
+	results_value=
+	r_words=$1
+	case $1 in
+	"skip: "*" reason="*)
+		r_words=${1%%" reason="*}
+		if [ "$2" = reason ]; then
+			results_value=${1#*" reason="}
+			return 0
+		fi ;;
+	esac
+	case "$r_words " in
+	*" $2="*) ;;
+	*) return 1 ;;
+	esac
+	r_words=${r_words#*" $2="}
+	results_value=${r_words%%" "*}
 }
 
 results_is_number() {	# value

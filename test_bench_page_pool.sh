@@ -151,6 +151,9 @@ fi
 
 # Parameters, names and values are words: never patterns.
 set -f
+nl='
+'
+blank=" $(printf '\t')$nl"	# the shell's default IFS
 
 work=$(mktemp -d) || usage_error "cannot create a temporary directory"
 trap 'rm -rf "$work"' EXIT
@@ -230,6 +233,9 @@ if [ -n "$baseline" ]; then
 	why=$(results_check "$baseline" cycles_min) ||
 		usage_error "baseline $why"
 	baseline_instrument=$(instrument_of "$baseline")
+	mkdir "$work/idx.baseline" &&
+		results_split "$baseline" "$work/idx.baseline" ||
+		usage_error "cannot index the baseline $baseline"
 fi
 
 # The baseline and the loads must come from one instrument.
@@ -396,34 +402,61 @@ use_load() {	# k
 	L=$1
 	F=$(cat "$work/load.$1.path")
 	F=${F%.}
-	U=cycles ACCEL= PARAMS= CONFIG=
+	U=cycles ACCEL= PARAMS= CONFIG= STATS= IDX=$work/idx.$1
 	if [ -e "$work/load.$1.ok" ]; then
 		U=$(unit_of "$F")
 		ACCEL=$(results_header "$F" accel)
 		PARAMS=$(results_header "$F" params)
 		CONFIG=$(results_header "$F" config)
+		STATS=$(results_header "$F" page_pool_stats)
+		[ -d "$IDX" ] || { mkdir "$IDX" && results_split "$F" "$IDX"; }
 	fi
 	LABEL=
 	[ "$nloads" -gt 1 ] && LABEL="load $1 of $nloads: "
 }
 
-# The fields of one test the checks read, in one pass: T_<field>.
-TEST_FIELDS="invoke_count reps total_invoke_count loops context
-	wanted_context path expect_path pages_allocated expect_allocated_max
-	pages_released expect_released expect_stats cycles_min cycles_median"
+# A test's lines in the index DIR of a load (results_split): R_line
+# its test: or skip: line, whichever comes first, R_ran set when it has
+# a test: line, R_cpus its cpu: lines.
+test_lines() {	# dir test
+	R_line= R_ran= R_cpus=
+	[ -f "$1/$2" ] || return 0
+	while IFS= read -r r_line; do
+		case $r_line in
+		"test: "*) R_ran=1 ;;
+		"cpu: "*)
+			R_cpus="$R_cpus$r_line$nl"
+			continue ;;
+		esac
+		[ -n "$R_line" ] || R_line=$r_line
+	done <"$1/$2"
+}
+
+# The fields of one test the checks read, in one pass: T_<field>, from
+# the load's index: a process per field would cost, in a guest, more
+# than the test's run.
 use_test() {	# test
 	[ "${T_KEY:-}" = "$L $1" ] && return
 	T_KEY="$L $1"
-	# shellcheck disable=SC2086
-	results_fields "$F" "$1" $TEST_FIELDS >"$work/fields"
-	{
-		read -r T_invoke_count; read -r T_reps; read -r T_total_invoke_count
-		read -r T_loops; read -r T_context; read -r T_wanted_context
-		read -r T_path; read -r T_expect_path; read -r T_pages_allocated
-		read -r T_expect_allocated_max; read -r T_pages_released
-		read -r T_expect_released; read -r T_expect_stats
-		read -r T_cycles_min; read -r T_cycles_median
-	} <"$work/fields"
+	test_lines "$IDX" "$1"
+	T_line=$R_line T_ran=$R_ran T_cpus=$R_cpus
+	results_value "$T_line" invoke_count; T_invoke_count=$results_value
+	results_value "$T_line" reps; T_reps=$results_value
+	results_value "$T_line" total_invoke_count; T_total_invoke_count=$results_value
+	results_value "$T_line" loops; T_loops=$results_value
+	results_value "$T_line" context; T_context=$results_value
+	results_value "$T_line" wanted_context; T_wanted_context=$results_value
+	results_value "$T_line" path; T_path=$results_value
+	results_value "$T_line" expect_path; T_expect_path=$results_value
+	results_value "$T_line" pages_allocated; T_pages_allocated=$results_value
+	results_value "$T_line" expect_allocated_max; T_expect_allocated_max=$results_value
+	results_value "$T_line" pages_released; T_pages_released=$results_value
+	results_value "$T_line" expect_released; T_expect_released=$results_value
+	results_value "$T_line" expect_stats; T_expect_stats=$results_value
+	results_value "$T_line" cheaper_than; T_cheaper_than=$results_value
+	results_value "$T_line" cycles_min; T_cycles_min=$results_value
+	results_value "$T_line" cycles_median; T_cycles_median=$results_value
+	results_value "$T_line" reason; T_reason=$results_value
 }
 
 # Whole numbers only, and small enough for the shell's arithmetic.
@@ -472,13 +505,14 @@ check_load() {
 }
 
 check_skip() {	# test
-	skip "$1" "$(results_skip_reason "$F" "$1")"
+	use_test "$1"
+	skip "$1" "$T_reason"
 }
 
 # Every repetition ran the loops asked for (or sized by time).
 check_reported() {	# test
-	grep -E "^(test|cpu): name=$1 " "$F" | ktap_print_lines
 	use_test "$1"
+	[ -n "$T_ran" ] && printf '%s' "$T_line$nl$T_cpus" | ktap_print_lines
 	invoke=$T_invoke_count reps=$T_reps total=$T_total_invoke_count
 	want=$loops_arg
 	if [ -z "$want" ]; then
@@ -550,34 +584,37 @@ check_stats() {	# test
 	use_test "$1"
 	spec=$T_expect_stats
 	desc="$1 page_pool counters"
-	if [ "$(results_header "$F" page_pool_stats)" != yes ]; then
+	if [ "$STATS" != yes ]; then
 		skip "$desc" "kernel without CONFIG_PAGE_POOL_STATS"
 		return
 	fi
 	[ -n "$spec" ] || { fail "$desc: the results give no expect_stats"; return; }
 	ok=1
-	# shellcheck disable=SC2046
-	results_fields "$F" "$1" $(printf '%s\n' "$spec" | tr ',+' '  ' |
-		sed 's/:[^ ]*//g') >"$work/counters"
-	for term in $(printf '%s\n' "$spec" | tr ',' ' '); do
+	IFS=,
+	for term in $spec; do
+		IFS=$blank
 		counters=${term%%:*}
 		want=${term#*:}
 		sum=0
-		for _ in $(printf '%s\n' "$counters" | tr '+' ' '); do
-			read -r value
-			if is_count "$value"; then
-				sum=$((sum + value))
+		IFS=+
+		for counter in $counters; do
+			IFS=$blank
+			results_value "$T_line" "$counter"
+			if is_count "$results_value"; then
+				sum=$((sum + results_value))
 			else
-				sum="$sum+${value:-none}"
+				sum="$sum+${results_value:-none}"
 				ok=
 			fi
 		done
+		IFS=$blank
 		case $term in
 		*:*) is_count "$want" && [ "$sum" = "$want" ] || ok= ;;
 		*) ok= ;;
 		esac
 		desc="$desc, $counters=$sum (want $want)"
-	done <"$work/counters"
+	done
+	IFS=$blank
 	result "$desc" test -n "$ok"
 }
 
@@ -586,16 +623,21 @@ check_stats() {	# test
 check_cpus() {	# test
 	use_test "$1"
 	total=$T_total_invoke_count
-	results_cpu_field "$F" "$1" role invoke_count >"$work/cpus"
 	allocating=0 returning=0 allocated=0 returned=0 ok=1
-	while read -r role count; do
+	IFS=$nl
+	for line in $T_cpus; do
+		IFS=$blank
+		results_value "$line" role && role=$results_value || role=-
+		results_value "$line" invoke_count && count=$results_value ||
+			count=-
 		is_count "$count" || { ok=; continue; }
 		case $role in
 		alloc) allocating=$((allocating + 1)) allocated=$((allocated + count)) ;;
 		return) returning=$((returning + 1)) returned=$((returned + count)) ;;
 		*) ok= ;;
 		esac
-	done <"$work/cpus"
+	done
+	IFS=$blank
 	result "$1 ran on $allocating allocating and $returning returning CPU(s), pages allocated $allocated and returned $returned of ${total:-?}" \
 		test -n "$ok" -a "$allocating" = 1 -a "$returning" -gt 0 -a \
 			"$allocated" = "$total" -a "$returned" = "$total"
@@ -649,7 +691,10 @@ check_relation() {	# cheaper dearer
 	use_test "$2"
 	cb=${T_cycles_min:-none}
 	desc="$1 cheaper than $2"
-	if ! results_ran "$F" "$1" || ! results_ran "$F" "$2"; then
+	use_test "$1"
+	ran_a=$T_ran
+	use_test "$2"
+	if [ -z "$ran_a" ] || [ -z "$T_ran" ]; then
 		skip "$desc" "not both run in this load"
 	elif lock_debugging; then
 		skip "$desc (min $ca, $cb $U)" "lock debugging distorts relative costs"
@@ -676,11 +721,11 @@ check_relation() {	# cheaper dearer
 
 check_threshold() {	# test limit
 	desc="$1 median within $2 $U"
-	if ! results_ran "$F" "$1"; then
+	use_test "$1"
+	if [ -z "$T_ran" ]; then
 		skip "$desc" "not run in this load"
 		return
 	fi
-	use_test "$1"
 	result "$desc (median ${T_cycles_median:-none} $U)" \
 		compare "$T_cycles_median" "<=" "$2"
 }
@@ -688,7 +733,9 @@ check_threshold() {	# test limit
 # The gate: the cheapest repetition, the per-load value bench-compare
 # uses, may exceed the baseline's by at most pct percent.
 check_baseline() {	# test
-	base=$(results_field "$baseline" "$1" cycles_min)
+	test_lines "$work/idx.baseline" "$1"
+	results_value "$R_line" cycles_min
+	base=$results_value
 	use_test "$1"
 	value=$T_cycles_min
 	desc="$1 cycles_min within +$pct% of the baseline"
@@ -730,26 +777,27 @@ plan_load() {	# k
 	[ -e "$work/load.$1.ok" ] || return 0
 	ran=" "
 	: >"$work/cheaper"
-	for name in $(cat "$work/load.$1.tests"); do
-		if results_ran "$F" "$name"; then
+	while read -r name; do
+		use_test "$name"
+		if [ -n "$T_ran" ]; then
 			ran="$ran$name "
-		elif [ -n "$(results_skip_reason "$F" "$name")" ]; then
+		elif [ -n "$T_reason" ]; then
 			printf '%s\n' "skip $1 $name"
 			continue
 		fi
 		printf '%s\n' "reported $1 $name"
 		printf '%s\n' "context $1 $name"
 		printf '%s\n' "path $1 $name"
-		results_fields "$F" "$name" expect_path expect_stats \
-			cheaper_than >"$work/fields"
-		{ read -r path; read -r stats; read -r cheaper; } <"$work/fields"
-		[ "$path" = - ] || [ "$stats" = - ] || printf '%s\n' "stats $1 $name"
-		[ -z "$(results_cpu_field "$F" "$name" role)" ] ||
-			printf '%s\n' "cpus $1 $name"
-		for b in $(printf '%s\n' "$cheaper" | tr ',' ' '); do
+		[ "$T_expect_path" = - ] || [ "$T_expect_stats" = - ] ||
+			printf '%s\n' "stats $1 $name"
+		[ -z "$T_cpus" ] || printf '%s\n' "cpus $1 $name"
+		IFS=,
+		for b in $T_cheaper_than; do
+			IFS=$blank
 			[ "$b" = - ] || printf '%s\n' "$name $b" >>"$work/cheaper"
 		done
-	done
+		IFS=$blank
+	done <"$work/load.$1.tests"
 	# The relations the results give, between tests this load ran.
 	if [ -n "$relations" ]; then
 		while read -r a b; do
@@ -773,7 +821,8 @@ plan_load() {	# k
 		common=0 total=0
 		for name in $ran; do
 			total=$((total + 1))
-			results_ran "$baseline" "$name" && common=$((common + 1))
+			test_lines "$work/idx.baseline" "$name"
+			[ -z "$R_ran" ] || common=$((common + 1))
 		done
 		printf '%s\n' "gate $1 $common $total"
 		for name in $ran; do

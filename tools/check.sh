@@ -171,12 +171,13 @@ quiet_build() {	# log command...
 build_w1_sparse() {
 	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
 	quiet_build "$LOGDIR/w1-sparse-$KERNEL_RELEASE.log" \
-		make -C "$1" KDIR="$KDIR" W=1 C=2 modules
+		make -C "$1" -j"$(nproc)" KDIR="$KDIR" W=1 C=2 modules
 }
 
 build_w1() {
 	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
-	quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" make -C "$1" KDIR="$KDIR" W=1 modules
+	quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" \
+		make -C "$1" -j"$(nproc)" KDIR="$KDIR" W=1 modules
 }
 
 checkpatch() {
@@ -383,7 +384,7 @@ kconfig_entry() {
 install_staged() {
 	stage=$LOGDIR/install-$KERNEL_RELEASE
 	rm -rf "$stage"
-	make -s -C "$1" KDIR="$KDIR" INSTALL_MOD_PATH="$stage" install \
+	make -s -C "$1" -j"$(nproc)" KDIR="$KDIR" INSTALL_MOD_PATH="$stage" install \
 		>"$LOGDIR/install-$KERNEL_RELEASE.log" 2>&1 ||
 		{ cat "$LOGDIR/install-$KERNEL_RELEASE.log" >&2; return 1; }
 	dep=$(grep '/bench_page_pool_simple\.ko[.a-z]*:' \

@@ -497,7 +497,7 @@ build_modules() {
 	(
 		flock 9 || exit 1
 		copy_files "$out" module
-		make -s -C "$out" KDIR="$KDIR" modules >&2
+		make -s -C "$out" -j"$(nproc)" KDIR="$KDIR" modules >&2
 	) 9>"$out/.lock" || die "module build against $KDIR failed"
 	printf '%s\n' "$out"
 }

@@ -24,10 +24,12 @@
 #                                    FIELDs' values ("-" if missing)
 #   results_cpu_field FILE TEST FIELD...  per cpu: line of TEST, the
 #                                    FIELDs' values ("-" if missing)
-#   results_split FILE DIR           each test's test:, skip: and cpu:
-#                                    lines in DIR/TEST (after results_check)
-#   results_value LINE KEY           KEY's value in such a line, into
-#                                    $results_value, without a process
+#   results_rows FILE FIELD...       per test: line, "TEST VALUE...", "?"
+#                                    for a missing FIELD
+#   results_cpu_tests FILE           the tests with cpu: lines, one a line
+#   results_split FILE DIR FIELDS CPU_FIELDS  every test's fields in
+#                                    files of DIR, for a reader that reads
+#                                    many (after results_check)
 #   results_check FILE [FIELD...]    is it one whole, well-formed block?
 #   results_is_number VALUE          a plain decimal such as 12 or 79.06?
 #   results_strict_awk FILE PROGRAM [NAME=VALUE...]  awk over untrusted text
@@ -175,52 +177,93 @@ results_cpu_field() {	# file test field...
 	__results_each_line cpu: "$@"
 }
 
-# For a reader that looks up many fields: one pass writes each test's
-# test:, skip: and cpu: lines into DIR/TEST, their words one blank
-# apart (a skip: reason as written), for results_value.  Test names
-# become file names: call it on a file results_check has passed, which
-# allows letters, digits, "_" and "-" in them; others are left out.
-results_split() {	# file dir
-	RESULTS_DIR=$2 awk "$__RESULTS_FIRST_BLOCK"'
-	($1 == "test:" || $1 == "skip:" || $1 == "cpu:") &&
-	$2 ~ /^name=[A-Za-z0-9_-]+$/ {
-		line = $1
-		for (i = 2; i <= NF; i++) {
-			if ($1 == "skip:" && index($i, "reason=") == 1) {
-				match($0, /[ \t]reason=/)
-				line = line " " substr($0, RSTART + 1)
-				break
-			}
-			line = line " " $i
-		}
-		out = ENVIRON["RESULTS_DIR"] "/" substr($2, 6)
-		print line >>out
-		close(out)
+# Per test: line, the test's name and the FIELDs' values on one line,
+# "?" for one that is missing: a table of the block in one process.
+results_rows() {	# file field...
+	r_file=$1
+	shift
+	RESULTS_FIELDS="$*" awk "$__RESULTS_FIRST_BLOCK$__RESULTS_WORDS"'
+	$1 == "test:" && index($2, "name=") == 1 {
+		words()
+		line = substr($2, 6)
+		for (k = 1; k <= nkeys; k++)
+			line = line " " (keys[k] in value ? value[keys[k]] : "?")
+		print line
+	}' <"$r_file"
+}
+
+results_cpu_tests() {	# file
+	awk "$__RESULTS_FIRST_BLOCK"'
+	$1 == "cpu:" && index($2, "name=") == 1 && !(substr($2, 6) in seen) {
+		seen[substr($2, 6)] = 1
+		print substr($2, 6)
 	}' <"$1"
 }
 
-# KEY's value in LINE, a line of results_split's, into $results_value
-# (the first KEY=, as results_fields takes it); fails when LINE has no
-# KEY.  In the shell, not awk: the wrapper looks up dozens of fields a
-# test, in guests where starting a process costs more than the
-# test's own run.
-results_value() {	# line key
-	results_value=
-	r_words=$1
-	case $1 in
-	"skip: "*" reason="*)
-		r_words=${1%%" reason="*}
-		if [ "$2" = reason ]; then
-			results_value=${1#*" reason="}
-			return 0
-		fi ;;
-	esac
-	case "$r_words " in
-	*" $2="*) ;;
-	*) return 1 ;;
-	esac
-	r_words=${r_words#*" $2="}
-	results_value=${r_words%%" "*}
+# For a reader of many fields of every test (the wrapper reads dozens
+# a test, in guests where a process costs more than a test's run): one
+# pass writes, for the first test: or skip: line of each TEST,
+#   DIR/TEST        "test" or "skip", then each of FIELDS' values one a
+#                   line (empty: missing), as results_fields gives them
+#   DIR/TEST.stats  the values of the counters its expect_stats names,
+#                   one a line, in the order named
+#   DIR/TEST.cpu    per cpu: line of TEST, CPU_FIELDS' values ("-" if
+#                   missing), as results_cpu_field gives them
+#   DIR/TEST.lines  its test: and cpu: lines
+# Test names become file names: call it on a file results_check has
+# passed (names of letters, digits, "_" and "-"); others are left out.
+results_split() {	# file dir "field..." "cpu-field..."
+	RESULTS_DIR=$2 RESULTS_FIELDS=$3 RESULTS_CPU_FIELDS=$4 \
+		awk "$__RESULTS_FIRST_BLOCK"'
+	BEGIN {
+		nkeys = split(ENVIRON["RESULTS_FIELDS"], keys, " ")
+		ncpukeys = split(ENVIRON["RESULTS_CPU_FIELDS"], cpukeys, " ")
+	}
+	$1 !~ /^(test|skip|cpu):$/ || $2 !~ /^name=[A-Za-z0-9_-]+$/ {
+		next
+	}
+	{
+		out = ENVIRON["RESULTS_DIR"] "/" substr($2, 6)
+		delete value
+		for (i = 3; i <= NF; i++) {
+			# reason= is the last field and may hold spaces
+			if ($1 == "skip:" && index($i, "reason=") == 1) {
+				value["reason"] = substr($0, index($0, " reason=") + 8)
+				break
+			}
+			eq = index($i, "=")
+			if (eq > 1 && !(substr($i, 1, eq - 1) in value))
+				value[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+		}
+	}
+	$1 != "skip:" {
+		print >>(out ".lines")
+		close(out ".lines")
+	}
+	$1 == "cpu:" {
+		line = ""
+		for (k = 1; k <= ncpukeys; k++)
+			line = line (k > 1 ? " " : "") \
+			       (cpukeys[k] in value ? value[cpukeys[k]] : "-")
+		print line >>(out ".cpu")
+		close(out ".cpu")
+		next
+	}
+	!(out in written) {
+		written[out] = 1
+		print substr($1, 1, 4) >out
+		for (k = 1; k <= nkeys; k++)
+			print value[keys[k]] >out
+		close(out)
+		n = split(value["expect_stats"], terms, ",")
+		for (t = 1; t <= n; t++) {
+			sub(/:.*/, "", terms[t])
+			m = split(terms[t], counters, "+")
+			for (c = 1; c <= m; c++)
+				print value[counters[c]] >>(out ".stats")
+		}
+		close(out ".stats")
+	}' <"$1"
 }
 
 results_is_number() {	# value

@@ -151,9 +151,14 @@ fi
 
 # Parameters, names and values are words: never patterns.
 set -f
-nl='
-'
-blank=" $(printf '\t')$nl"	# the shell's default IFS
+# What the checks read of each test, in test_fields' order.
+TEST_FIELDS="invoke_count reps total_invoke_count loops context
+	wanted_context path expect_path pages_allocated expect_allocated_max
+	pages_released expect_released expect_stats cheaper_than cycles_min
+	cycles_median reason"
+CPU_FIELDS="role invoke_count"
+# Lists in a field are split on their commas with IFS, not a process.
+IFS_DEFAULT=$IFS
 
 work=$(mktemp -d) || usage_error "cannot create a temporary directory"
 trap 'rm -rf "$work"' EXIT
@@ -234,7 +239,8 @@ if [ -n "$baseline" ]; then
 		usage_error "baseline $why"
 	baseline_instrument=$(instrument_of "$baseline")
 	mkdir "$work/idx.baseline" &&
-		results_split "$baseline" "$work/idx.baseline" ||
+		results_split "$baseline" "$work/idx.baseline" \
+			"$TEST_FIELDS" "$CPU_FIELDS" ||
 		usage_error "cannot index the baseline $baseline"
 fi
 
@@ -409,54 +415,40 @@ use_load() {	# k
 		PARAMS=$(results_header "$F" params)
 		CONFIG=$(results_header "$F" config)
 		STATS=$(results_header "$F" page_pool_stats)
-		[ -d "$IDX" ] || { mkdir "$IDX" && results_split "$F" "$IDX"; }
+		[ -d "$IDX" ] || { mkdir "$IDX" &&
+			results_split "$F" "$IDX" "$TEST_FIELDS" "$CPU_FIELDS"; }
 	fi
 	LABEL=
 	[ "$nloads" -gt 1 ] && LABEL="load $1 of $nloads: "
 }
 
-# A test's lines in the index DIR of a load (results_split): R_line
-# its test: or skip: line, whichever comes first, R_ran set when it has
-# a test: line, R_cpus its cpu: lines.
-test_lines() {	# dir test
-	R_line= R_ran= R_cpus=
-	[ -f "$1/$2" ] || return 0
-	while IFS= read -r r_line; do
-		case $r_line in
-		"test: "*) R_ran=1 ;;
-		"cpu: "*)
-			R_cpus="$R_cpus$r_line$nl"
-			continue ;;
-		esac
-		[ -n "$R_line" ] || R_line=$r_line
-	done <"$1/$2"
-}
-
-# The fields of one test the checks read, in one pass: T_<field>, from
-# the load's index: a process per field would cost, in a guest, more
+# The fields of one test the checks read: T_<field>, and T_kind "test"
+# or "skip" (empty: neither line), from the load's index (results_split)
+# and read in the shell: a process a field would cost, in a guest, more
 # than the test's run.
 use_test() {	# test
 	[ "${T_KEY:-}" = "$L $1" ] && return
 	T_KEY="$L $1"
-	test_lines "$IDX" "$1"
-	T_line=$R_line T_ran=$R_ran T_cpus=$R_cpus
-	results_value "$T_line" invoke_count; T_invoke_count=$results_value
-	results_value "$T_line" reps; T_reps=$results_value
-	results_value "$T_line" total_invoke_count; T_total_invoke_count=$results_value
-	results_value "$T_line" loops; T_loops=$results_value
-	results_value "$T_line" context; T_context=$results_value
-	results_value "$T_line" wanted_context; T_wanted_context=$results_value
-	results_value "$T_line" path; T_path=$results_value
-	results_value "$T_line" expect_path; T_expect_path=$results_value
-	results_value "$T_line" pages_allocated; T_pages_allocated=$results_value
-	results_value "$T_line" expect_allocated_max; T_expect_allocated_max=$results_value
-	results_value "$T_line" pages_released; T_pages_released=$results_value
-	results_value "$T_line" expect_released; T_expect_released=$results_value
-	results_value "$T_line" expect_stats; T_expect_stats=$results_value
-	results_value "$T_line" cheaper_than; T_cheaper_than=$results_value
-	results_value "$T_line" cycles_min; T_cycles_min=$results_value
-	results_value "$T_line" cycles_median; T_cycles_median=$results_value
-	results_value "$T_line" reason; T_reason=$results_value
+	test_fields "$IDX" "$1"
+}
+
+test_fields() {	# index-dir test
+	T_kind= T_invoke_count= T_reps= T_total_invoke_count= T_loops=
+	T_context= T_wanted_context= T_path= T_expect_path=
+	T_pages_allocated= T_expect_allocated_max= T_pages_released=
+	T_expect_released= T_expect_stats= T_cheaper_than= T_cycles_min=
+	T_cycles_median= T_reason=
+	[ -f "$1/$2" ] || return 0
+	{
+		read -r T_kind; read -r T_invoke_count; read -r T_reps
+		read -r T_total_invoke_count; read -r T_loops; read -r T_context
+		read -r T_wanted_context; read -r T_path; read -r T_expect_path
+		read -r T_pages_allocated; read -r T_expect_allocated_max
+		read -r T_pages_released; read -r T_expect_released
+		read -r T_expect_stats; read -r T_cheaper_than
+		read -r T_cycles_min; read -r T_cycles_median
+		IFS= read -r T_reason
+	} <"$1/$2"
 }
 
 # Whole numbers only, and small enough for the shell's arithmetic.
@@ -512,7 +504,7 @@ check_skip() {	# test
 # Every repetition ran the loops asked for (or sized by time).
 check_reported() {	# test
 	use_test "$1"
-	[ -n "$T_ran" ] && printf '%s' "$T_line$nl$T_cpus" | ktap_print_lines
+	[ -f "$IDX/$1.lines" ] && ktap_print_lines <"$IDX/$1.lines"
 	invoke=$T_invoke_count reps=$T_reps total=$T_total_invoke_count
 	want=$loops_arg
 	if [ -z "$want" ]; then
@@ -590,31 +582,34 @@ check_stats() {	# test
 	fi
 	[ -n "$spec" ] || { fail "$desc: the results give no expect_stats"; return; }
 	ok=1
+	# the counters' values, in the order the terms name them
+	exec 4<"$IDX/$1.stats"
 	IFS=,
 	for term in $spec; do
-		IFS=$blank
+		IFS=$IFS_DEFAULT
 		counters=${term%%:*}
 		want=${term#*:}
 		sum=0
 		IFS=+
-		for counter in $counters; do
-			IFS=$blank
-			results_value "$T_line" "$counter"
-			if is_count "$results_value"; then
-				sum=$((sum + results_value))
+		for _ in $counters; do
+			IFS=$IFS_DEFAULT
+			read -r value <&4
+			if is_count "$value"; then
+				sum=$((sum + value))
 			else
-				sum="$sum+${results_value:-none}"
+				sum="$sum+${value:-none}"
 				ok=
 			fi
 		done
-		IFS=$blank
+		IFS=$IFS_DEFAULT
 		case $term in
 		*:*) is_count "$want" && [ "$sum" = "$want" ] || ok= ;;
 		*) ok= ;;
 		esac
 		desc="$desc, $counters=$sum (want $want)"
 	done
-	IFS=$blank
+	IFS=$IFS_DEFAULT
+	exec 4<&-
 	result "$desc" test -n "$ok"
 }
 
@@ -624,20 +619,15 @@ check_cpus() {	# test
 	use_test "$1"
 	total=$T_total_invoke_count
 	allocating=0 returning=0 allocated=0 returned=0 ok=1
-	IFS=$nl
-	for line in $T_cpus; do
-		IFS=$blank
-		results_value "$line" role && role=$results_value || role=-
-		results_value "$line" invoke_count && count=$results_value ||
-			count=-
+	[ -f "$IDX/$1.cpu" ] || : >"$IDX/$1.cpu"
+	while read -r role count; do
 		is_count "$count" || { ok=; continue; }
 		case $role in
 		alloc) allocating=$((allocating + 1)) allocated=$((allocated + count)) ;;
 		return) returning=$((returning + 1)) returned=$((returned + count)) ;;
 		*) ok= ;;
 		esac
-	done
-	IFS=$blank
+	done <"$IDX/$1.cpu"
 	result "$1 ran on $allocating allocating and $returning returning CPU(s), pages allocated $allocated and returned $returned of ${total:-?}" \
 		test -n "$ok" -a "$allocating" = 1 -a "$returning" -gt 0 -a \
 			"$allocated" = "$total" -a "$returned" = "$total"
@@ -692,9 +682,9 @@ check_relation() {	# cheaper dearer
 	cb=${T_cycles_min:-none}
 	desc="$1 cheaper than $2"
 	use_test "$1"
-	ran_a=$T_ran
+	kind_a=$T_kind
 	use_test "$2"
-	if [ -z "$ran_a" ] || [ -z "$T_ran" ]; then
+	if [ "$kind_a" != test ] || [ "$T_kind" != test ]; then
 		skip "$desc" "not both run in this load"
 	elif lock_debugging; then
 		skip "$desc (min $ca, $cb $U)" "lock debugging distorts relative costs"
@@ -722,7 +712,7 @@ check_relation() {	# cheaper dearer
 check_threshold() {	# test limit
 	desc="$1 median within $2 $U"
 	use_test "$1"
-	if [ -z "$T_ran" ]; then
+	if [ "$T_kind" != test ]; then
 		skip "$desc" "not run in this load"
 		return
 	fi
@@ -733,9 +723,9 @@ check_threshold() {	# test limit
 # The gate: the cheapest repetition, the per-load value bench-compare
 # uses, may exceed the baseline's by at most pct percent.
 check_baseline() {	# test
-	test_lines "$work/idx.baseline" "$1"
-	results_value "$R_line" cycles_min
-	base=$results_value
+	test_fields "$work/idx.baseline" "$1"
+	base=$T_cycles_min
+	T_KEY=
 	use_test "$1"
 	value=$T_cycles_min
 	desc="$1 cycles_min within +$pct% of the baseline"
@@ -779,7 +769,7 @@ plan_load() {	# k
 	: >"$work/cheaper"
 	while read -r name; do
 		use_test "$name"
-		if [ -n "$T_ran" ]; then
+		if [ "$T_kind" = test ]; then
 			ran="$ran$name "
 		elif [ -n "$T_reason" ]; then
 			printf '%s\n' "skip $1 $name"
@@ -790,13 +780,13 @@ plan_load() {	# k
 		printf '%s\n' "path $1 $name"
 		[ "$T_expect_path" = - ] || [ "$T_expect_stats" = - ] ||
 			printf '%s\n' "stats $1 $name"
-		[ -z "$T_cpus" ] || printf '%s\n' "cpus $1 $name"
+		[ ! -f "$IDX/$name.cpu" ] || printf '%s\n' "cpus $1 $name"
 		IFS=,
 		for b in $T_cheaper_than; do
-			IFS=$blank
+			IFS=$IFS_DEFAULT
 			[ "$b" = - ] || printf '%s\n' "$name $b" >>"$work/cheaper"
 		done
-		IFS=$blank
+		IFS=$IFS_DEFAULT
 	done <"$work/load.$1.tests"
 	# The relations the results give, between tests this load ran.
 	if [ -n "$relations" ]; then
@@ -821,9 +811,10 @@ plan_load() {	# k
 		common=0 total=0
 		for name in $ran; do
 			total=$((total + 1))
-			test_lines "$work/idx.baseline" "$name"
-			[ -z "$R_ran" ] || common=$((common + 1))
+			test_fields "$work/idx.baseline" "$name"
+			[ "$T_kind" != test ] || common=$((common + 1))
 		done
+		T_KEY=
 		printf '%s\n' "gate $1 $common $total"
 		for name in $ran; do
 			printf '%s\n' "baseline $1 $name"

@@ -176,13 +176,7 @@ reference_load() {
 # Per test of the reference that ran: its name and the fields asked,
 # "?" for one it lacks.
 reference_rows() {	# field...
-	for t in $(results_tests $REFERENCE); do
-		results_ran $REFERENCE "$t" || continue
-		printf '%s' "$t"
-		results_fields $REFERENCE "$t" "$@" |
-			while IFS= read -r v; do printf ' %s' "${v:-?}"; done
-		echo
-	done
+	results_rows $REFERENCE "$@"
 }
 
 reference_load
@@ -211,11 +205,14 @@ RING_TEST=$(reference_rows wanted_context expect_path |
 	    awk '$2 == "softirq" && $3 == "ring" { print $1; exit }')
 # The run_flags bits of the tests that run on one CPU (no cpu: lines).
 ONE_CPU_FLAGS=0
-for t in $(reference_rows); do
-	[ -n "$(results_cpu_field $REFERENCE "$t" role)" ] && continue
-	bit=$(results_field $REFERENCE "$t" run_flags_bit)
+cpu_tests=" $(results_cpu_tests $REFERENCE | tr '\n' ' ')"
+reference_rows run_flags_bit >/tmp/bits
+while read -r t bit; do
+	case $cpu_tests in
+	*" $t "*) continue ;;
+	esac
 	valid_bit "$bit" && ONE_CPU_FLAGS=$((ONE_CPU_FLAGS | (1 << bit)))
-done
+done </tmp/bits
 ONE_CPU_FLAGS=$(printf '0x%x' $ONE_CPU_FLAGS)
 
 # Counting instructions, the default run is the -n 2 -o one below; with

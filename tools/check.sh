@@ -506,8 +506,8 @@ make_ab_small() {	# name kernel make-ab-variable...
 		BEFORE_KDIR="$AB_TREE" AFTER="${AB_TREE%/*}/$s_kernel.bzImage" \
 		AFTER_KDIR="$AB_TREE" $AB_ICOUNT PROFILE=1 \
 		ARGS="$AB_PROFILE_ARGS" "$@" || return 1
-	"$BENCH_TOP/tools/compare/bench-compare" -f json "$LOGDIR/ab-$s_name"/before-*.txt -- \
-		"$LOGDIR/ab-$s_name"/after-*.txt >"$LOGDIR/ab-$s_name.json"
+	"$BENCH_TOP/tools/compare/bench-compare" -f json "$LOGDIR/ab-$s_name"/before-*.results -- \
+		"$LOGDIR/ab-$s_name"/after-*.results >"$LOGDIR/ab-$s_name.json"
 }
 
 # The same small kernel on both sides: no row says change, every

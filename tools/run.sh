@@ -20,7 +20,8 @@
 #           return_cpus=N needs N + 1
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
 #   RESULTS where to keep the results file (default:
-#           build/results-RELEASE-CPU[-icount].txt), for bench-compare
+#           build/results-RELEASE-CPU[-icount].results), for
+#           bench-compare, which reads *.results from a folder
 # Exit status 0 only if the module loaded, every selected test
 # reported and passed the kselftest's checks of its load.
 set -u
@@ -43,7 +44,7 @@ guest_modules "" ARGS "$ARGS"
 
 suffix=$GUEST_CPU
 [ "$ICOUNT" = 1 ] && suffix=$suffix-icount
-RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$suffix.txt}
+RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$suffix.results}
 mkdir -p "$(dirname "$RESULTS")" || die "cannot create the folder of $RESULTS"
 out=$BENCH_TOP/build/run-$KERNEL_RELEASE-$suffix
 rm -rf "$out"

@@ -669,10 +669,6 @@ icount_suite() {	# series
 	[ "$1" = "$2" ] && i_gate=1
 	guest_suite "$(first_cpu)-icount" PRECISE=1 GATE=$i_gate -- \
 		-c "$(first_cpu)" -i -s 1
-}_${1#*.}\"")" ] &&
-		i_gate=1
-	guest_suite "$(first_cpu)-icount" PRECISE=1 GATE=$i_gate -- \
-		-c "$(first_cpu)" -i -s 1
 }
 
 # Whether a kernel's instruction-counting suite runs in the second line:

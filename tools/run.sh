@@ -122,7 +122,7 @@ grep '^not ok ' "$out/checks.ktap" >&2
 printf 'checks (test_bench_page_pool.sh -c, %s): %s\n' "$out/checks.ktap" \
 	"$(sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) .* skip:\([0-9]*\) .*/\1 passed, \2 failed, \3 skipped/p' "$out/checks.ktap")"
 say "results file: $RESULTS"
-say "compare two runs: tools/compare/bench-compare BEFORE.txt AFTER.txt"
+say "compare two runs: tools/compare/bench-compare BEFORE.results AFTER.results"
 
 # Every test the module selected must have reported, or said why this
 # kernel cannot run it, and passed its checks.

@@ -150,6 +150,12 @@ accel:
 debug-kernel:
 	sh tools/debug-kernel.sh
 
+# "make series TREE=/path/to/linux": the project as commits replacing
+# upstream's benchmark in tools/testing/selftests/net/bench of a kernel
+# git tree, ready for git format-patch (doc/in-tree.rst).
+series:
+	sh tools/series.sh
+
 # "make copy-to-tree TREE=/path/to/linux": the modules into
 # lib/bench_page_pool (with the line each of Kconfig.debug and the build
 # file of lib/ needs, added once), and the kselftest into
@@ -159,25 +165,31 @@ copy-to-tree:
 
 # The file lists above, one name a line, for the host tools: module,
 # kselftest (what a tree gets), installed (what the kselftest install
-# puts into INSTALL_PATH/net/bench_page_pool).
+# puts into INSTALL_PATH/net/bench_page_pool), libraries (what the
+# wrapper sources or reads).
 bench_files_module := $(BENCH_MODULE_FILES)
 bench_files_kselftest := $(BENCH_MODULE_FILES) $(BENCH_KSELFTEST_PROGS) \
 	$(BENCH_KSELFTEST_FILES) $(BENCH_KSELFTEST_SETTINGS)
 bench_files_installed := $(BENCH_KSELFTEST_PROGS) $(BENCH_KSELFTEST_FILES) \
 	$(BENCH_KSELFTEST_SETTINGS) $(BENCH_MODULES)
+bench_files_libraries := $(BENCH_KSELFTEST_FILES)
 
 print-files:
 	@printf '%s\n' $(or $(bench_files_$(FILES)), \
-		$(error FILES=$(FILES): accepted: module, kselftest, installed))
+		$(error FILES=$(FILES): accepted: module, kselftest, installed, libraries))
+
+# The engine's objects, for the series' copy of the kbuild lines.
+print-engine-objs:
+	@printf '%s\n' $(bench_engine_objs)
 
 # The compat header's feature macros a kernel tree's headers give, one a
-# line (-DBENCH_HAVE_...).
+# line (-DBENCH_HAVE_...): "make series" keeps only that tree's branches.
 print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linux source tree>))
 print-features:
 	@printf '%s\n' $(bench_features)
 
 .PHONY: all modules tools install clean run perf ab check accel debug-kernel \
-	copy-to-tree print-files print-features
+	copy-to-tree series print-files print-features print-engine-objs
 
 endif
 endif

@@ -13,31 +13,37 @@ bench_engine_objs := time_bench_core.o time_bench_params.o time_bench_cpus.o \
 bench_engine_headers := time_bench.h time_bench_internal.h time_bench_stamp.h \
 	time_bench_math.h time_bench_driver.h
 
-ifneq ($(KERNELRELEASE),)
-
-obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += time_bench.o bench_page_pool_simple.o
-time_bench-y := $(bench_engine_objs)
-
 # Feature tests for bench_page_pool_compat.h: the tree's headers, not its
-# version, decide, so backports build too.
+# version, decide, so backports build too.  srctree is the tree's source:
+# kbuild sets it; "make print-features TREE=..." gives it for the series.
 # $(call bench_have,NAME,fixed string,headers): -DBENCH_HAVE_NAME if found
 bench_have = $(if $(shell grep -qsF '$(2)' $(addprefix $(srctree)/,$(3)) \
 		&& echo y),-DBENCH_HAVE_$(1))
 bench_pp_types := include/net/page_pool.h include/net/page_pool/types.h
-ccflags-y += $(if $(wildcard $(srctree)/include/net/page_pool/helpers.h), \
-		-DBENCH_HAVE_PAGE_POOL_HELPERS_H)
-ccflags-y += $(call bench_have,NETMEM,page_pool_alloc_netmems,$(bench_pp_types))
-ccflags-y += $(call bench_have,PP_NAPI,struct napi_struct *napi;,$(bench_pp_types))
-ccflags-y += $(call bench_have,ALLOC_NETDEV_DUMMY,alloc_netdev_dummy, \
-		include/linux/netdevice.h)
-ccflags-y += $(call bench_have,NAPI_LIST_OWNER,list_owner;, \
-		include/linux/netdevice.h)
 # (an unbalanced parenthesis cannot stand in a call's arguments)
 bench_netmem_bulk := page_pool_put_netmem_bulk(netmem_ref *
-ccflags-y += $(call bench_have,PP_PUT_NETMEM_BULK,$(bench_netmem_bulk), \
-		$(bench_pp_types))
-ccflags-y += $(if $(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h), \
+bench_kzalloc_obj := define kzalloc_obj(
+bench_features = \
+	$(if $(wildcard $(srctree)/include/net/page_pool/helpers.h), \
+		-DBENCH_HAVE_PAGE_POOL_HELPERS_H) \
+	$(call bench_have,NETMEM,page_pool_alloc_netmems,$(bench_pp_types)) \
+	$(call bench_have,PP_NAPI,struct napi_struct *napi;,$(bench_pp_types)) \
+	$(call bench_have,ALLOC_NETDEV_DUMMY,alloc_netdev_dummy, \
+		include/linux/netdevice.h) \
+	$(call bench_have,NAPI_LIST_OWNER,list_owner;, \
+		include/linux/netdevice.h) \
+	$(call bench_have,PP_PUT_NETMEM_BULK,$(bench_netmem_bulk), \
+		$(bench_pp_types)) \
+	$(call bench_have,KZALLOC_OBJ,$(bench_kzalloc_obj), \
+		include/linux/slab.h) \
+	$(if $(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h), \
 		-DBENCH_HAVE_ASM_CPUID_API_H)
+
+ifneq ($(KERNELRELEASE),)
+
+obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += time_bench.o bench_page_pool_simple.o
+time_bench-y := $(bench_engine_objs)
+ccflags-y += $(bench_features)
 
 else
 
@@ -144,6 +150,12 @@ accel:
 debug-kernel:
 	sh tools/debug-kernel.sh
 
+# "make series TREE=/path/to/linux": the project as commits replacing
+# upstream's benchmark in tools/testing/selftests/net/bench of a kernel
+# git tree, ready for git format-patch (doc/in-tree.rst).
+series:
+	sh tools/series.sh
+
 # "make copy-to-tree TREE=/path/to/linux": the modules into
 # lib/bench_page_pool (with the line each of Kconfig.debug and the build
 # file of lib/ needs, added once), and the kselftest into
@@ -153,19 +165,31 @@ copy-to-tree:
 
 # The file lists above, one name a line, for the host tools: module,
 # kselftest (what a tree gets), installed (what the kselftest install
-# puts into INSTALL_PATH/net/bench_page_pool).
+# puts into INSTALL_PATH/net/bench_page_pool), libraries (what the
+# wrapper sources or reads).
 bench_files_module := $(BENCH_MODULE_FILES)
 bench_files_kselftest := $(BENCH_MODULE_FILES) $(BENCH_KSELFTEST_PROGS) \
 	$(BENCH_KSELFTEST_FILES) $(BENCH_KSELFTEST_SETTINGS)
 bench_files_installed := $(BENCH_KSELFTEST_PROGS) $(BENCH_KSELFTEST_FILES) \
 	$(BENCH_KSELFTEST_SETTINGS) $(BENCH_MODULES)
+bench_files_libraries := $(BENCH_KSELFTEST_FILES)
 
 print-files:
 	@printf '%s\n' $(or $(bench_files_$(FILES)), \
-		$(error FILES=$(FILES): accepted: module, kselftest, installed))
+		$(error FILES=$(FILES): accepted: module, kselftest, installed, libraries))
+
+# The engine's objects, for the series' copy of the kbuild lines.
+print-engine-objs:
+	@printf '%s\n' $(bench_engine_objs)
+
+# The compat header's feature macros a kernel tree's headers give, one a
+# line (-DBENCH_HAVE_...): "make series" keeps only that tree's branches.
+print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linux source tree>))
+print-features:
+	@printf '%s\n' $(bench_features)
 
 .PHONY: all modules tools install clean run perf ab check accel debug-kernel \
-	copy-to-tree print-files
+	copy-to-tree series print-files print-features print-engine-objs
 
 endif
 endif

@@ -6,17 +6,45 @@
 # reason and a plan that may be set once the number of tests is known.
 # ktap_finished checks the plan against what ran and exits with the
 # kselftest code the totals give.  POSIX sh; runs under busybox.
+#
+# When KTAP_HELPERS names a readable file (a kernel tree's
+# tools/testing/selftests/kselftest/ktap_helpers.sh), its codes,
+# counters, header, plan and totals are used.  Its functions that print
+# a description or a message echo their arguments unquoted, which would
+# glob, split and (under dash) unescape data; those, the skip reason,
+# the late plan and the exit codes are this file's.
 
-KSFT_PASS=0
-KSFT_FAIL=1
-KSFT_XFAIL=2
-KSFT_XPASS=3
-KSFT_SKIP=4
+if [ -n "${KTAP_HELPERS:-}" ] && [ -r "$KTAP_HELPERS" ]; then
+	. "$KTAP_HELPERS"
+else
+	KSFT_PASS=0
+	KSFT_FAIL=1
+	KSFT_XFAIL=2
+	KSFT_XPASS=3
+	KSFT_SKIP=4
 
-KTAP_TESTNO=1
-KTAP_CNT_PASS=0
-KTAP_CNT_FAIL=0
-KTAP_CNT_SKIP=0
+	KTAP_TESTNO=1
+	KTAP_CNT_PASS=0
+	KTAP_CNT_FAIL=0
+	KTAP_CNT_XFAIL=0
+	KTAP_CNT_SKIP=0
+
+	ktap_print_header() {
+		printf '%s\n' "TAP version 13"
+	}
+
+	ktap_set_plan() {
+		KSFT_NUM_TESTS=$1
+		printf '1..%s\n' "$KSFT_NUM_TESTS"
+	}
+
+	ktap_print_totals() {
+		printf '# Totals: pass:%s fail:%s xfail:%s xpass:0 skip:%s error:0\n' \
+			"$KTAP_CNT_PASS" "$KTAP_CNT_FAIL" "$KTAP_CNT_XFAIL" \
+			"$KTAP_CNT_SKIP"
+	}
+fi
+# No plan yet: ktap_finished prints it from what ran.
 KSFT_NUM_TESTS=
 
 # Text for a KTAP line is data: it may hold anything a results file, a
@@ -56,10 +84,13 @@ function escaped(s,   out, n, i, c) {
 '
 
 # Most text needs no escape: the characters listed (no range, so no
-# locale widens it) go out as they are, without a process.
+# locale widens it; quoted in the pattern, so each is itself) go out as
+# they are, without a process.
+__KTAP_PLAIN='abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+__KTAP_PLAIN=$__KTAP_PLAIN' _.,:;=()/+%<>'\''"@*?!-'
 __ktap_text() {	# text
 	case $1 in
-	*[!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\ _.,:\;=\(\)/+%\<\>\'\"@*?!-]*)
+	*[!"$__KTAP_PLAIN"]*)
 		printf '%s' "$1" | LC_ALL=C KTAP_LINES='' awk "$__KTAP_ESCAPE" ;;
 	*)
 		printf '%s' "$1" ;;
@@ -70,10 +101,6 @@ __ktap_lines() {
 	LC_ALL=C KTAP_LINES=1 awk "$__KTAP_ESCAPE"
 }
 
-ktap_print_header() {
-	printf '%s\n' "TAP version 13"
-}
-
 ktap_print_msg() {
 	printf '%s\n' "$*" | __ktap_lines
 }
@@ -81,11 +108,6 @@ ktap_print_msg() {
 # Every line of standard input as a diagnostic line.
 ktap_print_lines() {
 	__ktap_lines
-}
-
-ktap_set_plan() {
-	KSFT_NUM_TESTS=$1
-	printf '1..%s\n' "$KSFT_NUM_TESTS"
 }
 
 ktap_skip_all() {
@@ -121,11 +143,6 @@ ktap_test_result() {	# description command...
 	else
 		ktap_test_fail "$ktap_desc"
 	fi
-}
-
-ktap_print_totals() {
-	printf '# Totals: pass:%s fail:%s xfail:0 xpass:0 skip:%s error:0\n' \
-		"$KTAP_CNT_PASS" "$KTAP_CNT_FAIL" "$KTAP_CNT_SKIP"
 }
 
 ktap_exit_fail_msg() {

@@ -295,7 +295,8 @@ results_check() {	# file [field...]
 	NR == 1 {
 		if ($1 != "format:" || $2 != "bench_page_pool_simple" ||
 		    $3 !~ /^[1-9][0-9]?$/ || NF != 3)
-			bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
+			bad("not a results file of bench_page_pool_simple" \
+			    " (expected \"format: bench_page_pool_simple N\")")
 		format = $3 + 0
 		next
 	}
@@ -352,7 +353,8 @@ results_check() {	# file [field...]
 	$1 == "test:" {
 		name = substr($2, 6)
 		if (name in test_line)
-			bad("test " name ": appears twice in one results block (also at line " test_line[name] ")")
+			bad("test " name ": appears twice in one results block" \
+			    " (also at line " test_line[name] ")")
 		test_line[name] = NR
 		tests++
 		for (j = 1; j <= numbers; j++) {
@@ -373,7 +375,8 @@ results_check() {	# file [field...]
 		if (NF != 3 || $2 !~ /^tests=[0-9]+$/ || $3 !~ /^skips=[0-9]+$/)
 			bad("expected \"end: tests=N skips=N\"")
 		if (substr($2, 7) + 0 != tests || substr($3, 7) + 0 != skips)
-			bad("end: says " $2 " " $3 ", the block has tests=" tests + 0 " skips=" skips + 0 ": lines are missing")
+			bad("end: says " $2 " " $3 ", the block has tests=" \
+			    tests + 0 " skips=" skips + 0 ": lines are missing")
 		ended = 1
 	}
 	END {
@@ -393,8 +396,9 @@ results_check() {	# file [field...]
 # How parsers of untrusted text read it: awk PROGRAM runs over FILE
 # with a NUL, any control character but a tab, a C1 control, a Unicode
 # format control (bidi, invisible, line separators) and bytes
-# that are not UTF-8 refused and a final CR dropped; PROGRAM may call bad(MESSAGE), which prints "FILE:LINE:
-# MESSAGE" and fails, and name_ok(S), true for a test name (letters,
+# that are not UTF-8 refused and a final CR dropped; PROGRAM may call
+# bad(MESSAGE), which prints "FILE:LINE: MESSAGE" and fails, and
+# name_ok(S), true for a test name (letters,
 # digits, "_" and "-", at most 64).  Its END should start with
 # "if (failed) exit 1".  NAME=VALUE arguments reach it in ENVIRON.
 __RESULTS_STRICT='
@@ -410,11 +414,14 @@ BEGIN {
 	# printable text: ASCII but controls (tab allowed), and UTF-8 of
 	# U+00A0 and up, without overlongs or surrogates; C1 controls,
 	# stray or cut sequences are not, as bench-compare judges them
-	cont = "[\200-\277]"
-	utf8_text = "^([\t -~]|\302[\240-\277]|[\303-\337]" cont \
-		"|\340[\240-\277]" cont "|[\341-\354\356\357]" cont cont \
-		"|\355[\200-\237]" cont "|\360[\220-\277]" cont cont \
-		"|[\361-\363]" cont cont cont "|\364[\200-\217]" cont cont ")*$"
+	# c1, c2, c3: one, two, three continuation bytes
+	c1 = "[\200-\277]"
+	c2 = c1 c1
+	c3 = c2 c1
+	utf8_text = "^([\t -~]|\302[\240-\277]|[\303-\337]" c1 \
+		"|\340[\240-\277]" c1 "|[\341-\354\356\357]" c2 \
+		"|\355[\200-\237]" c1 "|\360[\220-\277]" c2 \
+		"|[\361-\363]" c3 "|\364[\200-\217]" c2 ")*$"
 	# Unicode format controls, as bench-compare refuses them (util.c,
 	# is_format_control): soft hyphen U+00AD, U+061C, U+180E, U+200B to
 	# U+200F, line and paragraph separators and bidi embeddings U+2028

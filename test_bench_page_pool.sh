@@ -24,6 +24,9 @@ for lib in ktap_lib.sh results_lib.sh; do
 		exit 1
 	fi
 done
+# In a kernel tree and its kselftest install, the framework's helpers
+# are two levels up; ktap_lib.sh uses them where they serve.
+KTAP_HELPERS=$HERE/../../kselftest/ktap_helpers.sh
 . "$HERE/ktap_lib.sh"
 . "$HERE/results_lib.sh"
 
@@ -34,8 +37,8 @@ usage: $0 [-d DIR] [-n N] [-o DIR] [-b FILE -p PCT] [-r FILE] [-t FILE] [-k] [PA
 Loads $MODULE with the module parameters given (see modinfo), checks
 each load against what its results file says and prints KTAP.  The
 modules come from -d DIR, else from the time_bench.ko and $MODULE.ko
-beside this script (the kselftest install layout), else from modprobe;
-a diagnostic line says which.
+beside this script or in page_pool/ beside it (the kselftest install
+layouts), else from modprobe; a diagnostic line says which.
   -d DIR   insmod time_bench.ko and $MODULE.ko from DIR (a build tree)
   -n N     load the module N times (default 1); every check on every load
   -o DIR   keep each load's results file in DIR, as load-NN.results
@@ -186,13 +189,15 @@ read_pairs_file() {	# threshold|relation file
 		if ($2 ~ /^-/)
 			bad("limit \"" $2 "\" is negative")
 		if ($2 !~ /^[0-9]+(\.[0-9]+)?$/)
-			bad("limit \"" $2 "\" is not a number (a plain decimal such as 150 or 79.5)")
+			bad("limit \"" $2 "\" is not a number" \
+			    " (a plain decimal such as 150 or 79.5)")
 		if ($1 in seen)
 			bad($1 " has a limit already, on line " seen[$1])
 	}
 	ENVIRON["KIND"] == "relation" {
 		if (NF != 2)
-			bad("\"" $0 "\": expected CHEAPER_TEST DEARER_TEST, found " NF " field" (NF > 1 ? "s" : ""))
+			bad("\"" $0 "\": expected CHEAPER_TEST DEARER_TEST, found " \
+			    NF " field" (NF > 1 ? "s" : ""))
 		if (!name_ok($1))
 			bad("\"" $1 "\" is not a test name")
 		if (!name_ok($2))
@@ -249,7 +254,8 @@ same_instrument() {	# results file
 	[ -z "$baseline" ] && return 0
 	got=$(instrument_of "$1")
 	[ "$got" = "$baseline_instrument" ] && return 0
-	printf '%s\n' "the baseline $baseline counts $baseline_instrument, the results $2count $got: compare results of one instrument"
+	printf '%s%s\n' "the baseline $baseline counts $baseline_instrument, " \
+		"the results $2count $got: compare results of one instrument"
 	return 1
 }
 
@@ -311,13 +317,20 @@ else
 	elif [ -f "$HERE/time_bench.ko" ] && [ -f "$HERE/$MODULE.ko" ]; then
 		moddir=$HERE
 		source_desc="insmod from $HERE (beside this script)"
+	elif [ -f "$HERE/page_pool/time_bench.ko" ] &&
+	     [ -f "$HERE/page_pool/$MODULE.ko" ]; then
+		# net/bench in a kernel tree: TEST_GEN_MODS_DIR is page_pool
+		moddir=$HERE/page_pool
+		source_desc="insmod from $moddir (the kselftest's module folder)"
 	else
 		modprobe -n -q $MODULE 2>/dev/null ||
-			skip_all "module $MODULE not found (no .ko beside this script, none installed; build it, or use -d DIR)"
+			skip_all "module $MODULE not found (no .ko beside" \
+				"this script or in page_pool/ beside it," \
+				"none installed; build it, or use -d DIR)"
 		source_desc="modprobe $MODULE"
 	fi
 	grep -qs ' /sys/kernel/debug debugfs ' /proc/mounts ||
-		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null ||
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
 		skip_all "debugfs is not mounted and cannot be"
 
 	ktap_print_header
@@ -469,7 +482,7 @@ compare() {	# a op b: decimals; false unless both are numbers
 # KTAP descriptions carry values read from results files: ktap_lib.sh
 # escapes them.
 pass() { ktap_test_pass "$LABEL$1"; }
-fail() { ktap_test_fail "$LABEL$1"; }
+fail() { ktap_test_fail "$LABEL$*"; }
 skip() { ktap_test_skip "$LABEL$1" "$2"; }
 result() {	# description command...
 	r_desc=$1
@@ -492,8 +505,9 @@ check_load() {
 		return
 	fi
 	pass "$desc"
-	grep -E '^(kernel|cpu_model|clock|accel|page_pool_stats|config|runtime|platform|mitigations|params): ' \
-		"$F" | ktap_print_lines
+	grep -E -e '^(kernel|cpu_model|clock|accel|page_pool_stats|config): ' \
+		-e '^(runtime|platform|mitigations|params): ' "$F" |
+		ktap_print_lines
 }
 
 check_skip() {	# test
@@ -516,7 +530,8 @@ check_reported() {	# test
 		[ "$want" = - ] && want=
 		[ -n "$want" ] || want=$T_loops
 	fi
-	desc="$1 reported, invoke count ${invoke:-none} == loops ${want:-?} in each of ${reps:-?} reps"
+	desc="$1 reported, invoke count ${invoke:-none} == loops ${want:-?}"
+	desc="$desc in each of ${reps:-?} reps"
 	if is_count "$invoke" && is_count "$reps" && is_count "$total" &&
 	   [ "$invoke" != 0 ] && [ "$invoke" = "$want" ] &&
 	   [ "$total" = $((invoke * reps)) ]; then
@@ -539,7 +554,9 @@ check_path() {	# test
 	want=$T_expect_path got=$T_path
 	case $want in
 	'')
-		fail "$1 took path ${got:-none}, but the results give no expect_path (format $(results_header "$F" format | sed 's/.* //'))"
+		r_format=$(results_header "$F" format | sed 's/.* //')
+		fail "$1 took path ${got:-none}, but the results give no" \
+			"expect_path (format $r_format)"
 		return ;;
 	-)
 		result "$1 uses no page_pool (path ${got:-none})" test "$got" = -
@@ -628,7 +645,9 @@ check_cpus() {	# test
 		*) ok= ;;
 		esac
 	done <"$IDX/$1.cpu"
-	result "$1 ran on $allocating allocating and $returning returning CPU(s), pages allocated $allocated and returned $returned of ${total:-?}" \
+	x_desc="$1 ran on $allocating allocating and $returning returning CPU(s),"
+	x_desc="$x_desc pages allocated $allocated and returned $returned of ${total:-?}"
+	result "$x_desc" \
 		test -n "$ok" -a "$allocating" = 1 -a "$returning" -gt 0 -a \
 			"$allocated" = "$total" -a "$returned" = "$total"
 }
@@ -691,7 +710,8 @@ check_relation() {	# cheaper dearer
 	elif [ "$U" = instructions ]; then
 		result "$desc (min $ca < $cb instructions)" compare "$ca" "<" "$cb"
 	elif [ "$ACCEL" = tcg ]; then
-		skip "$desc (min $ca, $cb cycles)" "emulated cycles do not rank paths (clock: cycles, accel: tcg)"
+		skip "$desc (min $ca, $cb cycles)" \
+			"emulated cycles do not rank paths (clock: cycles, accel: tcg)"
 	elif compare "$ca" "<" "$cb"; then
 		pass "$desc (min $ca < $cb cycles)"
 	elif [ -n "$check_mode" ]; then
@@ -704,7 +724,8 @@ check_relation() {	# cheaper dearer
 		remeasure "$1" "$2"
 		ra=$(results_field "$work/remeasured" "$1" cycles_min)
 		rb=$(results_field "$work/remeasured" "$2" cycles_min)
-		result "$desc (min $ca < $cb cycles; re-measured over $remeasure_reps reps: ${ra:-none} < ${rb:-none})" \
+		desc="$desc (min $ca < $cb cycles; re-measured over $remeasure_reps"
+		result "$desc reps: ${ra:-none} < ${rb:-none})" \
 			compare "$ra" "<" "$rb"
 	fi
 }

@@ -176,7 +176,7 @@ payload() {	# side count
 }
 
 # A fresh guest of SIDE running COUNT loads, numbered from FIRST: their
-# results files saved as OUT/SIDE-NN.txt.  Booted again when the guest
+# results files saved as OUT/SIDE-NN.results.  Booted again when the guest
 # fails; fails when every boot failed.
 run_guest_loads() {	# side guest-number first count
 	side_pick "$1"
@@ -208,7 +208,7 @@ run_guest_loads() {	# side guest-number first count
 			l=1
 			while [ $l -le "$4" ]; do
 				cp "$dir/load-$l.results" \
-					"$OUT/$(printf '%s-%02d' "$1" $(($3 + l - 1))).txt" ||
+					"$OUT/$(printf '%s-%02d' "$1" $(($3 + l - 1))).results" ||
 					die "$name: no load-$l.results; its output: $dir/output.txt"
 				l=$((l + 1))
 			done
@@ -250,15 +250,15 @@ for side in $(ab_order "$guests"); do
 done
 
 for side in before after; do
-	set -- "$OUT/$side"-*.txt
+	set -- "$OUT/$side"-*.results
 	[ -f "$1" ] || die "no $side load succeeded; logs in $OUT/guests"
 done
-compare --plot "$OUT/plot.svg" "$OUT"/before-*.txt -- \
-	"$OUT"/after-*.txt >"$OUT/table.txt"
+compare --plot "$OUT/plot.svg" "$OUT"/before-*.results -- \
+	"$OUT"/after-*.results >"$OUT/table.txt"
 rc=$?
 [ $rc -le 1 ] || die "bench-compare failed (exit $rc)"
-"$COMPARE" --plot "$OUT/plot.png" "$OUT"/before-*.txt -- \
-	"$OUT"/after-*.txt >/dev/null || die "bench-compare --plot failed"
+"$COMPARE" --plot "$OUT/plot.png" "$OUT"/before-*.results -- \
+	"$OUT"/after-*.results >/dev/null || die "bench-compare --plot failed"
 cat "$OUT/table.txt"
 echo
 say "$g guests in $(($(date +%s) - start)) s; results, table.txt, plot.svg and plot.png in $OUT"

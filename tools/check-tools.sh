@@ -214,7 +214,7 @@ path_with_spaces() {
 	rc=$?
 	sed 's/^/  /' "$LOGDIR/spaces-run.out" >&2
 	say "make run there: exit $rc"
-	[ $rc = 0 ] && ls "$SPACED"/build/results-*.txt >/dev/null 2>&1 || ok=1
+	[ $rc = 0 ] && ls "$SPACED"/build/results-*.results >/dev/null 2>&1 || ok=1
 	return $ok
 }
 

@@ -21,8 +21,10 @@
 # with this project in its tree: its in-tree modules run the guest suite
 # with fail_page_alloc runs and a kmemleak scan, and the kselftest
 # install of the tree runs through run_kselftest.sh), the guest runner's
-# contract, 7.2's guest counting instructions, and the A/A and A/B
-# "make ab" counting instructions.  Then bench-compare on what each
+# contract, 7.2's guest counting instructions, the series in 7.2's tree
+# (make series, checkpatch per patch, the kselftest build, install and
+# run_kselftest.sh in a 7.2 guest), and the A/A and A/B "make ab"
+# counting instructions.  Then bench-compare on what each
 # kernel's guests wrote, and doc/tests.rst's table against 6.12's
 # module.  Then, alone on the machine, what times cycles: the cross-CPU
 # test on three vCPUs, and an A/B "make ab" timing cycles whose
@@ -507,8 +509,8 @@ make_ab_small() {	# name kernel make-ab-variable...
 		BEFORE_KDIR="$AB_TREE" AFTER="${AB_TREE%/*}/$s_kernel.bzImage" \
 		AFTER_KDIR="$AB_TREE" $AB_ICOUNT PROFILE=1 \
 		ARGS="$AB_PROFILE_ARGS" "$@" || return 1
-	"$BENCH_TOP/tools/compare/bench-compare" -f json "$LOGDIR/ab-$s_name"/before-*.txt -- \
-		"$LOGDIR/ab-$s_name"/after-*.txt >"$LOGDIR/ab-$s_name.json"
+	"$BENCH_TOP/tools/compare/bench-compare" -f json "$LOGDIR/ab-$s_name"/before-*.results -- \
+		"$LOGDIR/ab-$s_name"/after-*.results >"$LOGDIR/ab-$s_name.json"
 }
 
 # The same small kernel on both sides: no row says change, every
@@ -571,6 +573,106 @@ ab_ab_icount() {
 	done
 }
 
+# make series in Debian's 7.2 tree, which has upstream's net/bench: on a
+# copy of the prepared tree (hard links; net/bench, MAINTAINERS and
+# .gitignore are files of its own, and the series writes new files, so
+# the cached tree never changes), in a git repository of those files.
+# Each patch of git format-patch passes the tree's checkpatch --strict;
+# every commit whose page_pool/ differs from the last one's is built;
+# the framework builds and installs net/bench (TEST_GEN_MODS_DIR), and
+# run_kselftest.sh runs it in a 7.2 guest on the out-of-tree original's
+# seven bits (upstream's four and the softirq three), briefly.
+SERIES_PARAMS="tests=legacy time_ms=20"
+# upstream's tests (bits 0-3), which "legacy" selects with bits 4-6
+SERIES_UPSTREAM_TESTS="for_loop atomic_inc lock no-softirq-page_pool01 no-softirq-page_pool02 no-softirq-page_pool03"
+SERIES_REL=tools/testing/selftests/net/bench
+
+series_tree() {
+	s_dir=$LOGDIR/series-$KERNEL_RELEASE
+	s_tree=$s_dir/linux
+	rm -rf "$s_dir"
+	mkdir -p "$s_dir" && cp -al "$KDIR" "$s_tree" || return 1
+	(
+		cd "$s_tree" || exit 1
+		rm -rf "$SERIES_REL" MAINTAINERS .gitignore &&
+		cp -R "$KDIR/$SERIES_REL" "$SERIES_REL" &&
+		cp "$KDIR/MAINTAINERS" MAINTAINERS &&
+		# Debian's packaging ignores every top-level path
+		grep -vx -e '/\*' -e '!/debian/' "$KDIR/.gitignore" >.gitignore &&
+		git init -q && git add "$SERIES_REL" MAINTAINERS LICENSES &&
+		git -c user.name=Debian -c user.email=debian@example.org \
+			commit -q -m "linux-source-7.2 as Debian ships it"
+	) || return 1
+	s_t=$(date +%s)
+	TREE=$s_tree sh "$BENCH_TOP/tools/series.sh" || return 1
+	git -C "$s_tree" format-patch -q -o "$s_dir/patches" HEAD~3 || return 1
+	ok=0
+	# checkpatch (one core) beside the builds; Debian's python3 has
+	# python3-ply and python3-git for its spdxcheck.py
+	(
+		cd "$s_tree" || exit 1
+		for p in "$s_dir/patches"/*.patch; do
+			PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict \
+				--terse --show-types "$p" >"$p.checkpatch" 2>&1
+		done
+	) &
+	s_checkpatch=$!
+	say "copy and series: $(($(date +%s) - s_t)) s"
+	s_t=$(date +%s)
+	for c in $(git -C "$s_tree" rev-list --reverse HEAD~3..HEAD); do
+		git -C "$s_tree" diff --quiet "$c" HEAD -- "$SERIES_REL/page_pool" &&
+			continue
+		git -C "$s_tree" checkout -q "$c" &&
+			quiet_build "$s_dir/build-$c.log" \
+				make -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" ||
+			{ say "commit $c does not build"; ok=1; }
+		make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
+		git -C "$s_tree" checkout -q -
+	done
+	quiet_build "$s_dir/kselftest.log" make -C "$s_tree/tools/testing/selftests" \
+		-j"$(nproc)" TARGETS=net/bench KDIR="$KDIR" install \
+		INSTALL_PATH="$s_dir/ksft" || ok=1
+	wait "$s_checkpatch"
+	for p in "$s_dir/patches"/*.patch; do
+		out=$(cat "$p.checkpatch")
+		say "$(basename "$p"): checkpatch --strict: ${out:-clean}"
+		[ -z "$(printf '%s' "$out" | grep -v '^total: 0 errors, 0 warnings, 0 checks, ')" ] ||
+			ok=1
+	done
+	say "builds and checkpatch: $(($(date +%s) - s_t)) s"
+	[ $ok = 0 ] || return 1
+	s_t=$(date +%s)
+	printf '%s\n' ': >/tmp/runner.out' \
+		"(cd /bench/ksft && BENCH_PAGE_POOL_PARAMS='$SERIES_PARAMS' ./run_kselftest.sh) >>/tmp/runner.out 2>&1" \
+		'rc=$?' 'cat /tmp/runner.out' 'exit $rc' >"$s_dir/payload.sh"
+	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -t 300 \
+		-p "$s_dir/payload.sh" -o "$s_dir/guest" -D "$s_dir/ksft" || ok=1
+	say "guest: $(($(date +%s) - s_t)) s"
+	s_out=$s_dir/guest/output.txt
+	sed 's/^/# /' "$s_out" >&2
+	grep -qx 'ok 1 selftests: net/bench: test_bench_page_pool.sh' "$s_out" &&
+	grep -qxF "# # modules: insmod from /bench/ksft/net/bench/page_pool (the kselftest's module folder)" "$s_out" &&
+	grep -qxF "# # parameters: $SERIES_PARAMS (from \$BENCH_PAGE_POOL_PARAMS)" "$s_out" &&
+	! grep -q '^# not ok' "$s_out" || ok=1
+	# the tree's ktap_helpers.sh printed the totals: only its
+	# ktap_print_totals counts the skips (the relations, on TCG) so
+	grep -q '^# # [0-9]* skipped test(s) detected\.' "$s_out" ||
+		{ say "the wrapper did not use the tree's ktap_helpers.sh"; ok=1; }
+	# every test of the results passed its "reported" check, and
+	# upstream's are among them
+	s_tests=$(sed -n 's/^# # test: name=\([^ ]*\) .*/\1/p' "$s_out")
+	for t in $s_tests; do
+		grep -q "^# ok [0-9]* $t reported, " "$s_out" ||
+			{ say "$t: no passed reported check"; ok=1; }
+	done
+	for t in $SERIES_UPSTREAM_TESTS; do
+		printf '%s\n' "$s_tests" | grep -qxF "$t" ||
+			{ say "upstream's $t did not run"; ok=1; }
+	done
+	say "tests run and reported: $(printf '%s\n' "$s_tests" | grep -c .)"
+	return $ok
+}
+
 # What the host has in /boot and which kernel images dpkg installed.
 boot_state() {
 	{
@@ -619,7 +721,8 @@ kselftest_install() {
 }
 
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
-	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3
+	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3 \
+	python3-ply python3-git
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 boot_state >"$LOGDIR/boot.before"
@@ -713,6 +816,13 @@ side_lane() {
 		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o (the regression gate on the first kernel)" \
 			icount_suite 7.2
 	fi
+	case " $KERNELS " in
+	*" 7.2 "*)
+		use_kernel 7.2
+		lane_step "$KERNEL_RELEASE: make series into its tree's net/bench, checkpatch --strict per patch, each commit builds, the kselftest build and install, run_kselftest.sh in a guest" \
+			series_tree
+		;;
+	esac
 	[ -n "$AB_TREE" ] || return 0
 	lane_step "make ab PROFILE=1, A/A of a small 6.12 kernel with one failing guest: no row says change, intervals under one instruction, no function moved, the load booted again" \
 		ab_aa_profile

@@ -20,7 +20,8 @@
 #           return_cpus=N needs N + 1
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
 #   RESULTS where to keep the results file (default:
-#           build/results-RELEASE-CPU[-icount].txt), for bench-compare
+#           build/results-RELEASE-CPU[-icount].results), for
+#           bench-compare, which reads *.results from a folder
 # Exit status 0 only if the module loaded, every selected test
 # reported and passed the kselftest's checks of its load.
 set -u
@@ -43,7 +44,7 @@ guest_modules "" ARGS "$ARGS"
 
 suffix=$GUEST_CPU
 [ "$ICOUNT" = 1 ] && suffix=$suffix-icount
-RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$suffix.txt}
+RESULTS=${RESULTS:-$BENCH_TOP/build/results-$KERNEL_RELEASE-$suffix.results}
 mkdir -p "$(dirname "$RESULTS")" || die "cannot create the folder of $RESULTS"
 out=$BENCH_TOP/build/run-$KERNEL_RELEASE-$suffix
 rm -rf "$out"
@@ -121,7 +122,7 @@ grep '^not ok ' "$out/checks.ktap" >&2
 printf 'checks (test_bench_page_pool.sh -c, %s): %s\n' "$out/checks.ktap" \
 	"$(sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) .* skip:\([0-9]*\) .*/\1 passed, \2 failed, \3 skipped/p' "$out/checks.ktap")"
 say "results file: $RESULTS"
-say "compare two runs: tools/compare/bench-compare BEFORE.txt AFTER.txt"
+say "compare two runs: tools/compare/bench-compare BEFORE.results AFTER.results"
 
 # Every test the module selected must have reported, or said why this
 # kernel cannot run it, and passed its checks.

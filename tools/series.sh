@@ -1,0 +1,180 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make series TREE=/path/to/linux": writes the project into upstream's
+# page_pool benchmark of a kernel tree (a git work tree with
+# tools/testing/selftests/net/bench/page_pool), as commits on its
+# current branch, one per logical step, ready for git format-patch:
+#
+#   1. time_bench as an engine module of objects, and the table of tests
+#      (net/bench/page_pool, built through TEST_GEN_MODS_DIR)
+#   2. the wrapper's shell libraries and kselftest settings (net/bench,
+#      installed by TEST_FILES)
+#   3. the wrapper, replacing upstream's test_bench_page_pool.sh
+#
+# MAINTAINERS: the PAGE POOL entry gets the modules in 1 and the whole
+# directory in 2, so that each patch that adds files says who keeps
+# them.
+#
+# The messages are upstream/N-*.msg; each ends with the Signed-off-by of
+# SIGNOFF ("Name <address>"), who is also the author.  The compat
+# header keeps only the branches the tree's headers choose.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+SERIES_PLACEHOLDER="Page Pool Developer <developer@example.org>"
+TREE=${TREE:-}
+SIGNOFF=${SIGNOFF:-$SERIES_PLACEHOLDER}
+BENCH_REL=tools/testing/selftests/net/bench
+UP=$BENCH_TOP/upstream
+
+[ -n "$TREE" ] || usage_die "make series needs TREE=<a Linux git work tree with $BENCH_REL>"
+case $SIGNOFF in
+*[![:print:]]* | *'<'*'<'* | *'>'*'>'*)
+	usage_die "SIGNOFF=$SIGNOFF: accepted: one line \"Name <address>\"" ;;
+?*' <'?*@?*'>') ;;
+*) usage_die "SIGNOFF=$SIGNOFF: accepted: \"Name <address>\"" ;;
+esac
+[ -d "$TREE/$BENCH_REL/page_pool" ] ||
+	usage_die "TREE=$TREE: no $BENCH_REL/page_pool (upstream's benchmark, which the series replaces; older trees: make copy-to-tree)"
+[ ! -f "$TREE/$BENCH_REL/page_pool/time_bench_core.c" ] ||
+	usage_die "TREE=$TREE: $BENCH_REL has this project's files already (an earlier make series); start from upstream's"
+[ -f "$TREE/tools/testing/selftests/kselftest/ktap_helpers.sh" ] &&
+	grep -q TEST_GEN_MODS_DIR "$TREE/tools/testing/selftests/lib.mk" ||
+	usage_die "TREE=$TREE: its kselftest framework lacks ktap_helpers.sh or TEST_GEN_MODS_DIR"
+top=$(git -C "$TREE" rev-parse --show-toplevel 2>/dev/null) &&
+	[ "$(cd "$top" && pwd -P)" = "$(cd "$TREE" && pwd -P)" ] ||
+	usage_die "TREE=$TREE: not the top of a git work tree (git init, add and commit it first)"
+git -C "$TREE" diff --cached --quiet ||
+	usage_die "TREE=$TREE: its index holds staged changes; the series' commits would take them"
+[ -z "$(git -C "$TREE" status --porcelain -- "$BENCH_REL" MAINTAINERS)" ] ||
+	usage_die "TREE=$TREE: $BENCH_REL or MAINTAINERS has uncommitted changes"
+
+# The tree's Makefiles repeat what the project's Makefile lists once:
+# they must agree, or the tree would build or install something else.
+engine_objs=$(make -s --no-print-directory -C "$BENCH_TOP" print-engine-objs) ||
+	die "cannot get the engine's objects from $BENCH_TOP/Makefile"
+tree_objs=$(sed -n '/^time_bench-y :=/,/[^\\]$/p' "$UP/page_pool.mk" |
+	tr -d '\\' | sed 's/^time_bench-y :=//' | tr -s ' \t\n' ' ')
+[ "$(printf '%s' "$tree_objs" | xargs)" = "$(printf '%s' "$engine_objs" | xargs)" ] ||
+	die "upstream/page_pool.mk's time_bench-y ($tree_objs) differs from the Makefile's bench_engine_objs ($engine_objs)"
+ksft_files=$(sed -n 's/^TEST_FILES := //p' "$UP/bench.mk")
+[ "$ksft_files" = "$(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries | xargs)" ] ||
+	die "upstream/bench.mk's TEST_FILES ($ksft_files) differs from the Makefile's BENCH_KSELFTEST_FILES"
+
+temp_dir tmp
+DEST=$TREE/$BENCH_REL
+
+# cp writes into an existing file; a tree of hard links (make check's)
+# must get new files instead.
+put() {	# source destination
+	rm -f "$2" && cp "$1" "$2" || die "cannot write $2"
+}
+
+# The compat header with only the branches the tree's headers choose:
+# the Makefile's feature tests, run on TREE, and the tree's unifdef.
+compat_for_tree() {	# output
+	c_out=$1
+	gcc -O2 -w -o "$tmp/unifdef" "$TREE/scripts/unifdef.c" ||
+		die "cannot build $TREE/scripts/unifdef.c"
+	have=$(make -s --no-print-directory -C "$BENCH_TOP" print-features \
+		TREE="$(cd "$TREE" && pwd -P)") || die "feature tests on $TREE failed"
+	set --
+	for name in $(grep -o 'BENCH_HAVE_[A-Z0-9_]*' \
+			"$BENCH_TOP/bench_page_pool_compat.h" | sort -u); do
+		case " $(printf '%s' "$have" | xargs) " in
+		*" -D$name "*) set -- "$@" "-D$name" ;;
+		*)
+			# a name the header defines itself is a value, not a test
+			grep -q "^#define $name\\b" \
+				"$BENCH_TOP/bench_page_pool_compat.h" ||
+				set -- "$@" "-U$name"
+			;;
+		esac
+	done
+	# 6.1's flag for fragments, gone since
+	if grep -qs '#define PP_FLAG_PAGE_FRAG' \
+		"$TREE/include/net/page_pool/types.h" "$TREE/include/net/page_pool.h"; then
+		set -- "$@" -DPP_FLAG_PAGE_FRAG
+	else
+		set -- "$@" -UPP_FLAG_PAGE_FRAG
+	fi
+	say "compat header for this tree: $*"
+	# unifdef exits 1 when it changed something, 2 on trouble
+	"$tmp/unifdef" "$@" -o "$tmp/compat.h" "$BENCH_TOP/bench_page_pool_compat.h"
+	[ $? -le 1 ] || die "unifdef failed on bench_page_pool_compat.h"
+	put "$tmp/compat.h" "$c_out"
+}
+
+# The PAGE POOL entry of MAINTAINERS with its last F: line for PATH:
+# added after its others, or replacing the one of this benchmark.
+maintainers_entry() {	# path
+	m_file=$TREE/MAINTAINERS
+	grep -qx 'PAGE POOL' "$m_file" 2>/dev/null || {
+		say "MAINTAINERS has no PAGE POOL entry: left as it is"
+		return 0
+	}
+	awk -v path="$1" -v bench="$BENCH_REL/" '
+		$0 == "PAGE POOL" { entry = 1 }
+		entry && index($0, "F:\t" bench) == 1 { next }
+		entry && $0 == "" { print "F:\t" path; entry = 0 }
+		{ print }
+	' "$m_file" >"$tmp/MAINTAINERS" || die "cannot edit $m_file"
+	put "$tmp/MAINTAINERS" "$m_file"
+	git -C "$TREE" add MAINTAINERS || die "git add MAINTAINERS failed in $TREE"
+}
+
+commit() {	# message-file
+	{
+		cat "$1"
+		printf '\nSigned-off-by: %s\n' "$SIGNOFF"
+	} >"$tmp/msg"
+	git -C "$TREE" add -A -- "$BENCH_REL" || die "git add failed in $TREE"
+	! git -C "$TREE" diff --cached --quiet ||
+		die "$(head -n 1 "$1"): nothing to commit, the tree has it already"
+	s_name=${SIGNOFF% <*}
+	s_mail=${SIGNOFF##* <}
+	s_mail=${s_mail%>}
+	GIT_AUTHOR_NAME=$s_name GIT_AUTHOR_EMAIL=$s_mail \
+	GIT_COMMITTER_NAME=$s_name GIT_COMMITTER_EMAIL=$s_mail \
+		git -C "$TREE" commit -q -F "$tmp/msg" ||
+		die "git commit failed in $TREE"
+	say "committed: $(head -n 1 "$1")"
+}
+
+base=$(git -C "$TREE" rev-parse HEAD) || die "TREE=$TREE: no commit to build on"
+
+# page_pool/ holds the modules' sources only: upstream's go
+git -C "$TREE" rm -q -r -- "$BENCH_REL/page_pool" || die "git rm failed in $TREE"
+mkdir -p "$DEST/page_pool" || die "cannot create $DEST/page_pool"
+for f in $(project_files module); do
+	case $f in
+	Kconfig | Makefile) ;;
+	bench_page_pool_compat.h) compat_for_tree "$DEST/page_pool/$f" ;;
+	*) put "$BENCH_TOP/$f" "$DEST/page_pool/$f" ;;
+	esac
+done
+put "$UP/page_pool.mk" "$DEST/page_pool/Makefile"
+maintainers_entry "$BENCH_REL/page_pool/"
+commit "$UP/1-engine.msg"
+
+for f in $(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries); do
+	put "$BENCH_TOP/$f" "$DEST/$f"
+done
+put "$UP/bench.mk" "$DEST/Makefile"
+put "$BENCH_TOP/settings" "$DEST/settings"
+# the Kconfig symbol is the lib/ copy's; the kselftest builds without it
+grep -v '^CONFIG_BENCH_PAGE_POOL_SIMPLE=' "$BENCH_TOP/config" >"$tmp/config" &&
+	put "$tmp/config" "$DEST/config"
+maintainers_entry "$BENCH_REL/"
+commit "$UP/2-libraries.msg"
+
+put "$BENCH_TOP/test_bench_page_pool.sh" "$DEST/test_bench_page_pool.sh"
+chmod +x "$DEST/test_bench_page_pool.sh"
+commit "$UP/3-wrapper.msg"
+
+n=$(git -C "$TREE" rev-list --count "$base..HEAD")
+say "$n commits on $TREE's $(git -C "$TREE" rev-parse --abbrev-ref HEAD), signed off by $SIGNOFF"
+[ "$SIGNOFF" != "$SERIES_PLACEHOLDER" ] ||
+	say "the sign-off is a placeholder: SIGNOFF=\"Your Name <you@example.org>\" signs as you"
+say "then, in $TREE: git format-patch -$n --cover-letter -o OUTDIR; scripts/checkpatch.pl --strict OUTDIR/*.patch"

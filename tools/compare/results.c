@@ -255,6 +255,11 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 	close_block(ctx);
 	ctx->res.format = -1;
 	ctx->res.line = ctx->lineno;
+	if (*s != ' ' && *s != '\t') {
+		parse_error(ctx, "bad format line: expected \"format: %s N\"",
+			    name);
+		return;
+	}
 	s += strspn(s, " \t");
 	len = strcspn(s, " \t");
 	num = s + len + strspn(s + len, " \t");
@@ -613,11 +618,7 @@ static bool in_block(struct parse_ctx *ctx, const char *what)
 		parse_error(ctx, "%s line before any format: line", what);
 		return false;
 	}
-	if (ctx->res.ended) {
-		parse_error(ctx, "%s line after the end: line of its block",
-			    what);
-		return false;
-	}
+	/* after its end: line, block_line() refused it */
 	return ctx->res.format > 0;
 }
 
@@ -644,9 +645,9 @@ static void parse_test(struct parse_ctx *ctx, char *s)
 
 /*
  * Whether a line of the profile is read here: in a format 4 block, up
- * to its end: line. After that line, and in format 3, which is whole
- * without them (a tool wrote them without saying format 4), they would
- * be lost unread: errors. A bad block's are not read either. Formats 1
+ * to its end: line (block_line() refuses any line after it). In format
+ * 3, which is whole without them (a tool wrote them without saying
+ * format 4), they would be lost unread: errors. A bad block's are not read either. Formats 1
  * and 2 have no end: line, so what follows their blocks may be any log:
  * there, as outside blocks, they are no results lines (results_line()).
  */
@@ -656,11 +657,6 @@ static bool prof_in_block(struct parse_ctx *ctx, const char *what)
 
 	if (b->format < 3)
 		return false;
-	if (b->ended) {
-		parse_error(ctx, "%s line after the end: line of its block",
-			    what);
-		return false;
-	}
 	if (b->format == 3) {
 		parse_error(ctx, "%s line in a format 3 block (profiles come with format 4)",
 			    what);
@@ -1030,25 +1026,57 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 	}
 }
 
-/*
- * Inside a block every line is a results line, and after its end: line
- * only a new block's format: line may come: any other is refused, as
- * the kselftest's reader refuses it, never read as a log line.  A line
- * "key: ..." of a key this version does not know is skipped inside a
- * block: header lines are only ever added.
- */
-static bool stray_line(struct parse_ctx *ctx, const char *line)
-{
-	size_t key = strspn(line, "abcdefghijklmnopqrstuvwxyz_");
+/* The bytes of a key: "KEY:" lines and the keys of key=value fields. */
+#define KEY_HEAD	"abcdefghijklmnopqrstuvwxyz_"
+#define KEY_CHARS	KEY_HEAD "0123456789"
 
-	if (ctx->res.format <= 0 || !line[strspn(line, " \t")])
+/*
+ * The length of the key of a "KEY: value" line @line: [a-z_]+, a colon,
+ * then a blank or the end of the line; 0 if @line is none.
+ */
+static size_t line_key(const char *line)
+{
+	size_t key = strspn(line, KEY_HEAD);
+
+	if (!key || line[key] != ':' || !strchr(" \t", line[key + 1]))
+		return 0;
+	return key;
+}
+
+/*
+ * Inside a block every line is a results line: blank, or "KEY: value"
+ * from its first column, whole and printable whatever its key (one this
+ * version does not know too); after its end: line only a new block's
+ * format: line may come. Any other line is refused, as the kselftest's
+ * reader refuses it, never read as a log line. True if @line is one of
+ * the block's, read here (a key this version does not know is skipped:
+ * header lines are only ever added) or refused; false if it is to be
+ * read by its key.
+ */
+static bool block_line(struct parse_ctx *ctx, const char *line)
+{
+	if (ctx->res.format == 0 || !line[strspn(line, " \t")])
 		return false;
-	if (ctx->res.ended)
+	if (ctx->res.ended) {
+		if (starts(line, "format:"))
+			return false;
 		parse_error(ctx, "a line after the end: line");
-	else if (strchr(" \t", *line))
+	} else if (strchr(" \t", *line)) {
 		parse_error(ctx, "a line starting with a blank (a results line starts at its key)");
-	else if (!key || line[key] != ':')
+	} else if (!line_key(line)) {
 		parse_error(ctx, "expected a \"KEY: value\" line in a results block");
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* A line "KEY: ..." of a block that no parser read: skipped if whole. */
+static bool unknown_line(struct parse_ctx *ctx, const char *line)
+{
+	if (ctx->res.format <= 0 || ctx->res.ended)
+		return false;
+	data_line_ok(ctx, line, "results line");
 	return true;
 }
 
@@ -1058,6 +1086,8 @@ static bool stray_line(struct parse_ctx *ctx, const char *line)
  */
 bool results_line(struct parse_ctx *ctx, char *line)
 {
+	if (block_line(ctx, line))
+		return true;
 	if (starts(line, "format:")) {
 		if (data_line_ok(ctx, line, "format: line"))
 			parse_format(ctx, line + 7);
@@ -1095,7 +1125,7 @@ bool results_line(struct parse_ctx *ctx, char *line)
 			return true;
 		}
 	}
-	return parse_header(ctx, line) || stray_line(ctx, line);
+	return parse_header(ctx, line) || unknown_line(ctx, line);
 }
 
 /* The end of a file ends its block, and what it kept of it. */

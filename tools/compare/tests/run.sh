@@ -462,7 +462,7 @@ profile_cases() {
 		"bench-compare: $Q:23: prof: line in a format 3 block (profiles come with format 4)" \
 		"$Q" data/f4_one.txt
 	$1 "profile: a prof_fn: line after the end: line" 2 \
-		"bench-compare: $Q:25: prof_fn: line after the end: line of its block" \
+		"bench-compare: $Q:25: a line after the end: line" \
 		"$Q" data/f4_one.txt
 	$1 "profile: the profile: line after the prof: lines" 2 \
 		"bench-compare: $Q:32: profile: line after the block's prof: lines" \

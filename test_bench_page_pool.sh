@@ -462,8 +462,8 @@ check_load() {
 	fi
 	if [ ! -e "$work/load.$L.ok" ]; then
 		fail "$desc"
-		ktap_print_lines "$work/load.$L.why"
-		[ -r "$work/load.$L.dmesg" ] && ktap_print_lines "$work/load.$L.dmesg"
+		ktap_print_lines <"$work/load.$L.why"
+		[ -r "$work/load.$L.dmesg" ] && ktap_print_lines <"$work/load.$L.dmesg"
 		return
 	fi
 	pass "$desc"

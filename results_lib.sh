@@ -180,9 +180,10 @@ results_is_number() {	# value
 # Succeeds when FILE is one whole block of this module's results: a
 # "format: bench_page_pool_simple N" first line, "KEY: ..." lines only,
 # each from its first column, no control character, test:/skip:/cpu:
-# lines of "name=TEST key=value" words, no key twice, with test names
-# of letters, digits, "_" and "-" (the selected: ones too), each test:
-# name once, a skip: reason, and from format 3 on a clock: and accel:
+# (and format 4's prof:/prof_fn:) lines of "name=TEST key=value" words,
+# a key of a-z, 0-9 and "_" (not a digit first), a value of a byte or
+# more, no key twice, with test names of 1 to 64 letters, digits, "_"
+# and "-" (the selected: ones too), each test: name once, a skip: reason, and from format 3 on a clock: and accel:
 # line and the end: line whose counts agree with the block.  Each FIELD
 # named must be a plain decimal number on every test: line.  Otherwise
 # prints "FILE:LINE: what is wrong" and fails.
@@ -219,7 +220,7 @@ results_check() {	# file [field...]
 	ended {
 		bad("a line after the end: line")
 	}
-	$1 == "selected:" {
+	$1 == "selected:" && NF > 1 {
 		n = split(substr($0, index($0, ":") + 1), sel, ",")
 		for (i = 1; i <= n; i++) {
 			gsub(/^[ \t]+|[ \t]+$/, "", sel[i])
@@ -237,14 +238,19 @@ results_check() {	# file [field...]
 			bad("accel: must be none, kvm, tcg or other")
 		accel = 1
 	}
-	$1 == "test:" || $1 == "skip:" || $1 == "cpu:" {
+	format == 3 && ($1 == "profile:" || $1 == "prof:" || $1 == "prof_fn:") {
+		bad($1 " line in a format 3 block (profiles come with format 4)")
+	}
+	$1 == "test:" || $1 == "skip:" || $1 == "cpu:" ||
+	(format == 4 && ($1 == "prof:" || $1 == "prof_fn:")) {
 		if (index($2, "name=") != 1 || !name_ok(substr($2, 6)))
 			bad($1 " line without name=TEST first")
 		delete seen
+		seen["name="] = 1
 		for (i = 3; i <= NF; i++) {
 			if ($1 == "skip:" && $i ~ /^reason=./)
 				break
-			if ($i !~ /^[a-z_][a-z0-9_]*=[^=]/)
+			if ($i !~ /^[a-z_][a-z0-9_]*=./)
 				bad("\"" $i "\" is not a key=value field")
 			key = substr($i, 1, index($i, "="))
 			if (key in seen)

@@ -8,11 +8,8 @@
 # and busybox with its own awk, as in a guest) through the whole-file
 # check of results_lib.sh (results_check) and the kselftest wrapper's
 # -c: a bad file is refused by all, bench-compare and every
-# results_check naming the same FILE:LINE; a good one is read by all.
-# Prints KTAP.  One difference is left: bench-compare reads any
-# printable test name (its tests feed it hostile ones), the kselftest
-# only the module's (letters, digits, "_" and "-"), as it runs tests by
-# name.
+# results_check (as -c prints it under its "not ok" line) naming the
+# same FILE:LINE; a good one is read by all.  Prints KTAP.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DATA=$TOP/tests/wrapper_data
@@ -84,6 +81,28 @@ bad	key-without-blank	small	NR == 2 { sub(/: /, ":") } { print }
 bad	test-key-without-blank	small	FIRST { sub(/: /, ":") } { print }
 bad	format-key-without-blank	small	NR == 1 { sub(/: /, ":") } { print }
 bad	unknown-key-without-blank	small	NR == 3 { print "later_key:x" } { print }
+bad	name-with-dot	small	FIRST { sub(/name=for_loop/, "name=for.loop") } { print }
+bad	name-with-bar	small	FIRST { sub(/name=for_loop/, "name=for|loop") } { print }
+bad	name-not-ascii	small	FIRST { sub(/name=for_loop/, "name=caf\303\251") } { print }
+bad	name-of-65-bytes	small	FIRST { sub(/name=for_loop/, "name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx") } { print }
+good	name-of-64-bytes	small	{ sub(/for_loop/, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"); print }
+bad	selected-name	small	/^selected:/ { print $0 ",a.b"; next } { print }
+bad	selected-empty-name	small	/^selected:/ { print $0 ",,lock"; next } { print }
+bad	skip-name	small	/^end:/ { print "skip: name=a.b run_flags_bit=1 wanted_context=process reason=x"; print "end: tests=1 skips=1"; next } { print }
+bad	skip-without-reason	small	/^end:/ { print "skip: name=lock run_flags_bit=0 wanted_context=process"; print "end: tests=1 skips=1"; next } { print }
+bad	skip-empty-reason	small	/^end:/ { print "skip: name=lock run_flags_bit=0 reason="; print "end: tests=1 skips=1"; next } { print }
+good	skip-line	small	/^selected:/ { print $0 ",lock"; next } /^end:/ { print "skip: name=lock run_flags_bit=0 wanted_context=process reason=not on this kernel: a=b"; print "end: tests=1 skips=1"; next } { print }
+bad	cpu-key-twice	icount	/^cpu:/ { print $0 " cpu=3"; next } { print }
+bad	cpu-name	icount	/^cpu:/ { sub(/name=[^ ]*/, "name=a.b") } { print }
+bad	key-with-capital	small	FIRST { print $0 " Foo=1"; next } { print }
+bad	key-digit-first	small	FIRST { print $0 " 9a=1"; next } { print }
+bad	key-with-dash	small	FIRST { print $0 " fo-o=1"; next } { print }
+bad	empty-value	small	FIRST { print $0 " foo="; next } { print }
+bad	empty-key	small	FIRST { print $0 " =1"; next } { print }
+bad	name-twice	small	FIRST { sub(/name=for_loop/, "name=for_loop name=for_loop") } { print }
+bad	unknown-key-twice	small	FIRST { print $0 " foo=1 foo=2"; next } { print }
+good	value-with-equals	small	FIRST { print $0 " foo==1"; next } { print }
+bad	prof-in-format3	small	FIRST { print; print "prof: name=for_loop windows=1"; next } { print }
 good	utf8-text	small	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }
@@ -97,61 +116,112 @@ where() {	# file
 	sed -n '1s/^\(bench-compare: \)\{0,1\}\([^ ]*:[0-9]*\):.*/\2/p' "$1"
 }
 
-check_case() {	# verdict name data program
-	f=$dir/$2-$3.results
+# The case files, $dir/K.results for case K, and bench-compare's verdict
+# on each.  Each other reader then reads them all in one run per shell,
+# as starting a shell and the wrapper costs more than their checks.
+tab=$(printf '\t')
+printf '%s' "$CASES" | grep . >"$dir/cases"
+k=0
+: >"$dir/bad" && : >"$dir/good" || exit 1
+while IFS=$tab read -r verdict name data program; do
+	k=$((k + 1))
+	f=$dir/$k.results
 	LC_ALL=C awk "BEGIN { first = 1 } { FIRST = 0 }
 		/^test: / && first { FIRST = 1; first = 0 }
-		$4" "$dir/data/$3.results" >"$f"
-	"$COMPARE" "$f" "$f" </dev/null >/dev/null 2>"$dir/compare.err"
-	c_rc=$?
-	c_at=$(where "$dir/compare.err")
+		$program" "$dir/data/$data.results" >"$f" || exit 1
+	"$COMPARE" "$f" "$f" </dev/null >/dev/null 2>"$f.compare"
+	printf '%s\n' $? >"$f.compare.rc"
+	printf '%s\n' "$f" >>"$dir/$verdict"
+done <"$dir/cases"
+
+# Under each shell: the bad files through -c, whose refusal of a file
+# is the line results_check said, and the good ones through
+# results_check; under sh, the good ones through -c too: a good file
+# passes every check the wrapper has (a minute of them under three
+# shells).
+for u in $SHELLS; do
+	# shellcheck disable=SC2016 # for the shell started
+	under "$u" -c '. "$1/results_lib.sh" || exit 1
+		u=$2
+		shift 2
+		for f; do
+			results_check "$f" </dev/null >"$f.check.$u" 2>&1
+			printf "%s\n" $? >"$f.check.$u.rc"
+		done' sh "$TOP" "$u" $(cat "$dir/good")
+	lists=bad
+	[ "$u" = sh ] && lists="bad good"
+	for list in $lists; do
+		[ -s "$dir/$list" ] || continue
+		under "$u" "$TOP/test_bench_page_pool.sh" -c $(cat "$dir/$list") \
+			</dev/null >"$dir/wrapper.$list.$u" 2>&1
+	done
+done
+
+# What -c said of FILE in its run over LIST: "ok", or "not ok" and the
+# FILE:LINE of the line under it (results_check's, as the wrapper
+# prints it); nothing if it said nothing of FILE.
+whole() {	# list shell file
+	W_FILE=$3 awk '
+	index($0, "# ") == 1 && said == 1 {
+		sub(/^# /, "")
+		if (match($0, /^[^ ]*:[0-9]+:/))
+			printf " %s", substr($0, 1, RLENGTH - 1)
+		said = 2
+	}
+	/results file is whole \(/ && substr($0, length($0) - length(ENVIRON["W_FILE"]) - 1) == "(" ENVIRON["W_FILE"] ")" {
+		printf "%s", $1 == "not" ? "not ok" : "ok"
+		said = 1
+		next
+	}
+	said == 1 && index($0, "# ") != 1 {
+		said = 2
+	}
+	END {
+		if (said)
+			print ""
+	}' "$dir/wrapper.$1.$2"
+}
+
+check_case() {	# k verdict
+	f=$dir/$1.results
+	c_rc=$(cat "$f.compare.rc")
+	c_at=$(where "$f.compare")
 	c_ok=0
-	if [ "$1" = bad ]; then
-		[ $c_rc = 2 ] && [ -n "$c_at" ] || c_ok=1
+	if [ "$2" = bad ]; then
+		[ "$c_rc" = 2 ] && [ -n "$c_at" ] || c_ok=1
 	else
-		[ $c_rc = 0 ] || c_ok=1
+		[ "$c_rc" = 0 ] || c_ok=1
 	fi
 	said="bench-compare exit $c_rc ${c_at:-}"
 	for u in $SHELLS; do
-		under "$u" -c '. "$1/results_lib.sh" && results_check "$2"' \
-			sh "$TOP" "$f" </dev/null >"$dir/check.err" 2>&1
-		r_rc=$?
-		# a good file passes every check the wrapper has (a minute
-		# of them under three shells): sh's run says it is read
-		w_rc=-
-		: >"$dir/wrapper.out"
-		if [ "$1" = bad ] || [ "$u" = sh ]; then
-			under "$u" "$TOP/test_bench_page_pool.sh" -c "$f" \
-				</dev/null >"$dir/wrapper.out" 2>&1
-			w_rc=$?
+		if [ "$2" = bad ]; then
+			w=$(whole bad "$u" "$f")
+			said="$said; $u: -c ${w:-nothing}"
+			[ "$w" = "not ok $c_at" ] || c_ok=1
+			continue
 		fi
-		r_at=$(where "$dir/check.err")
-		whole=0
-		grep -q '^not ok [0-9]* results file is whole' "$dir/wrapper.out" ||
-			whole=1
-		said="$said; $u: results_check $r_rc ${r_at:-}, -c $w_rc"
-		if [ "$1" = bad ]; then
-			[ $r_rc = 1 ] && [ $w_rc = 1 ] && [ "$c_at" = "$r_at" ] &&
-				[ $whole = 0 ] || c_ok=1
-		else
-			# the wrapper's checks may fail on a file written for
-			# them to (format2's): it must not refuse the file
-			[ $r_rc = 0 ] && [ $whole = 1 ] || c_ok=1
-		fi
+		r_rc=$(cat "$f.check.$u.rc")
+		r_at=$(where "$f.check.$u")
+		w=-
+		[ "$u" = sh ] && w=$(whole good sh "$f")
+		said="$said; $u: results_check $r_rc ${r_at:-}, -c ${w:-nothing}"
+		# the wrapper's checks may fail on a file written for them
+		# to (format2's): it must not refuse the file
+		[ "$r_rc" = 0 ] && [ "$w" = ok ] || [ "$w" = - ] || c_ok=1
+		[ "$r_rc" = 0 ] || c_ok=1
 	done
-	ktap_print_msg "$2 ($3): $said"
+	ktap_print_msg "$name ($data): $said"
 	return $c_ok
 }
 
 ktap_print_header
-ktap_set_plan "$(printf '%s' "$CASES" | grep -c .)"
-tab=$(printf '\t')
-printf '%s' "$CASES" >"$dir/cases"
+ktap_set_plan "$(wc -l <"$dir/cases" | tr -d ' ')"
+k=0
 while IFS=$tab read -r verdict name data program; do
-	[ -n "$verdict" ] || continue
+	k=$((k + 1))
 	what="refused by every reader at the same line"
 	[ "$verdict" = good ] && what="read by every reader"
-	check_case "$verdict" "$name" "$data" "$program"
+	check_case $k "$verdict"
 	ktap_test_result "$name ($data): $what" test $? = 0
 done <"$dir/cases"
 ktap_finished

@@ -25,6 +25,10 @@
 
 #define FORMAT_MAX	4
 
+/* The bytes of a key: "KEY:" lines and the keys of key=value fields. */
+#define KEY_HEAD	"abcdefghijklmnopqrstuvwxyz_"
+#define KEY_CHARS	KEY_HEAD "0123456789"
+
 enum test_field {
 	F_NAME,
 	F_RUN_FLAGS_BIT,
@@ -93,6 +97,7 @@ enum header_kind {
 	HDR_TEXT,
 	HDR_WORDS,
 	HDR_CLOCK,
+	HDR_SELECTED,
 };
 
 static const struct {
@@ -109,6 +114,7 @@ static const struct {
 	{ "runtime", HDR_WORDS },
 	{ "platform", HDR_WORDS },
 	{ "mitigations", HDR_WORDS },
+	{ "selected", HDR_SELECTED },
 };
 
 /*
@@ -283,6 +289,21 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 	ctx->res.load = new_load(ctx);
 }
 
+/* The @n bytes at @s without the blanks around them: *@len from the start */
+static const char *trimmed_span(const char *s, size_t n, size_t *len)
+{
+	size_t lead = strspn(s, " \t");
+
+	if (lead > n)
+		lead = n;
+	s += lead;
+	n -= lead;
+	while (n && strchr(" \t", s[n - 1]))
+		n--;
+	*len = n;
+	return s;
+}
+
 /* The rest of the line @s, trimmed: its start, *@len bytes. */
 static const char *trimmed(const char *s, size_t *len)
 {
@@ -320,6 +341,27 @@ static void parse_clock(struct parse_ctx *ctx, const char *s)
 	}
 	parse_error(ctx, "unknown clock '%s': instructions or cycles",
 		    echo(s).s);
+}
+
+/*
+ * "selected: A,B,...": the tests of the load, each a test name, blanks
+ * around it aside; nothing but blanks names none.
+ */
+static void parse_selected(struct parse_ctx *ctx, const char *s)
+{
+	size_t len;
+
+	if (!s[strspn(s, " \t")])
+		return;
+	for (;;) {
+		const char *name = trimmed_span(s, strcspn(s, ","), &len);
+
+		if (!name_ok(ctx, name, len))
+			return;
+		s += strcspn(s, ",");
+		if (!*s++)
+			return;
+	}
 }
 
 /* "config: k=v k=v": each k=v is key PREFIX.k; other words are ignored. */
@@ -364,6 +406,8 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 			return true;
 		if (headers[i].kind == HDR_CLOCK)
 			parse_clock(ctx, line + len + 1);
+		else if (headers[i].kind == HDR_SELECTED)
+			parse_selected(ctx, line + len + 1);
 		else if (headers[i].kind == HDR_WORDS)
 			parse_env_words(ctx, headers[i].key, line + len + 1);
 		else
@@ -371,6 +415,91 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 		return true;
 	}
 	return false;
+}
+
+/* A key of a key=value word, for finding one given twice. */
+struct word_key {
+	const char *s;
+	size_t len;
+};
+
+static int cmp_word_key(const void *a, const void *b)
+{
+	const struct word_key *p = a, *q = b;
+	int c = memcmp(p->s, q->s, p->len < q->len ? p->len : q->len);
+
+	return c ? c : (p->len > q->len) - (p->len < q->len);
+}
+
+/* Whether two of the @nr keys at @keys are one; false, reported, if so. */
+static bool keys_once(struct parse_ctx *ctx, struct word_key *keys, size_t nr)
+{
+	size_t i;
+
+	qsort(keys, nr, sizeof(*keys), cmp_word_key);
+	for (i = 1; i < nr; i++) {
+		if (!cmp_word_key(&keys[i - 1], &keys[i])) {
+			parse_error(ctx, "field %.*s= given twice",
+				    (int)keys[i].len, keys[i].s);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The words of a test:, skip:, cpu:, prof: or prof_fn: line @s (after
+ * its @kind): "name=TEST" first, then "key=value" words, a key of a-z,
+ * 0-9 and _ (not a digit first) and a value of at least one byte, no key
+ * twice; a skip: line ends in "reason=TEXT", the rest of the line.
+ * results_lib.sh's results_check() judges the same. False, reported, if
+ * the line is none of these.
+ */
+static bool words_ok(struct parse_ctx *ctx, const char *kind, const char *s)
+{
+	bool skip = !strcmp(kind, "skip:"), reason = false, ok = true;
+	struct word_key *keys = NULL;
+	size_t nr = 0, cap = 0, len, key;
+
+	s += strspn(s, " \t");
+	len = strcspn(s, " \t");
+	if (len < 5 || strncmp(s, "name=", 5)) {
+		parse_error(ctx, "%s line without name=TEST first", kind);
+		return false;
+	}
+	if (!name_ok(ctx, s + 5, len - 5))
+		return false;
+	for (key = 4;; key = strspn(s, KEY_HEAD) ? strspn(s, KEY_CHARS) : 0) {
+		if (!key || key + 1 >= len || s[key] != '=') {
+			parse_error(ctx, "malformed field '%.*s': %s",
+				    len > ECHO_MAX ? ECHO_MAX : (int)len, s,
+				    "expected key=value (a key of a-z, 0-9 and _, a value)");
+			ok = false;
+			break;
+		}
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 32;
+			keys = xrealloc(keys, cap * sizeof(*keys));
+		}
+		keys[nr].s = s;
+		keys[nr++].len = key;
+		s += len;
+		s += strspn(s, " \t");
+		len = strcspn(s, " \t");
+		if (!len)
+			break;
+		if (skip && len > 7 && !strncmp(s, "reason=", 7)) {
+			reason = true;
+			break;
+		}
+	}
+	if (ok && skip && !reason) {
+		parse_error(ctx, "skip: line without reason=");
+		ok = false;
+	}
+	ok = ok && keys_once(ctx, keys, nr);
+	free(keys);
+	return ok;
 }
 
 /*
@@ -631,6 +760,8 @@ static void parse_test(struct parse_ctx *ctx, char *s)
 	if (!in_block(ctx, "test:"))
 		return;
 	ctx->res.tests++;
+	if (!words_ok(ctx, "test:", s))
+		return;
 	if (ctx->res.prof_started) {
 		parse_error(ctx,
 			    "test: line after the block's prof: lines (format 4 profiles follow every test: line)");
@@ -916,7 +1047,8 @@ static bool take_prof(struct parse_ctx *ctx, char *s, bool fn,
 	double count[NR_PROF_COUNTS];
 	struct bench_test *t;
 
-	if (!split_words(ctx, s, prof_fields, NR_PROF_FIELDS, val))
+	if (!words_ok(ctx, what, s) ||
+	    !split_words(ctx, s, prof_fields, NR_PROF_FIELDS, val))
 		return false;
 	*name = val[PF_NAME];
 	if (!val[PF_NAME] || !*val[PF_NAME]) {
@@ -1026,10 +1158,6 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 	}
 }
 
-/* The bytes of a key: "KEY:" lines and the keys of key=value fields. */
-#define KEY_HEAD	"abcdefghijklmnopqrstuvwxyz_"
-#define KEY_CHARS	KEY_HEAD "0123456789"
-
 /*
  * The length of the key of a "KEY: value" line @line: [a-z_]+, a colon,
  * then a blank or the end of the line; 0 if @line is none.
@@ -1100,8 +1228,16 @@ bool results_line(struct parse_ctx *ctx, char *line)
 	}
 	if (starts(line, "skip:")) {
 		if (data_line_ok(ctx, line, "skip: line") &&
-		    in_block(ctx, "skip:"))
+		    in_block(ctx, "skip:")) {
 			ctx->res.skips++;
+			words_ok(ctx, "skip:", line + 5);
+		}
+		return true;
+	}
+	/* a cross-CPU test's records: their words checked, never read */
+	if (starts(line, "cpu:") && ctx->res.format > 0) {
+		if (data_line_ok(ctx, line, "cpu: line"))
+			words_ok(ctx, "cpu:", line + 4);
 		return true;
 	}
 	if (starts(line, "end:") && ctx->res.format >= 3 && !ctx->res.ended) {

@@ -199,10 +199,12 @@ results_check() {	# file [field...]
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
 	}
 	NR == 1 {
-		if ($1 != "format:" || $2 != "bench_page_pool_simple" ||
-		    $3 !~ /^[1-9][0-9]?$/ || NF != 3)
+		if ($1 != "format:" || $2 != "bench_page_pool_simple" || NF != 3)
 			bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
+		if ($3 !~ /^[1-4]$/)
+			bad("unsupported results format version " $3 " (supported: 1 to 4)")
 		format = $3 + 0
+		block = NR
 		next
 	}
 	$0 ~ /^[ \t]*$/ {
@@ -280,7 +282,11 @@ results_check() {	# file [field...]
 	$1 == "skip:" {
 		skips++
 	}
-	$1 == "end:" {
+	$1 == "end:" && format >= 3 {
+		if (!clock)
+			bad("no clock: line (format " format ")")
+		if (!accel)
+			bad("no accel: line (format " format ")")
 		if (NF != 3 || $2 !~ /^tests=[0-9]+$/ || $3 !~ /^skips=[0-9]+$/)
 			bad("expected \"end: tests=N skips=N\"")
 		if (substr($2, 7) + 0 != tests || substr($3, 7) + 0 != skips)
@@ -292,25 +298,26 @@ results_check() {	# file [field...]
 			exit 1
 		if (NR == 0)
 			bad("empty file")
-		if (format >= 3 && !clock)
-			bad("no clock: line (format " format ")")
-		if (format >= 3 && !accel)
-			bad("no accel: line (format " format ")")
 		if (format >= 3 && !ended)
-			bad("no end: line: the block is cut")
+			bad_at(block, "no end: line: the block is cut")
 	}' RESULTS_NUMBERS="$*"
 }
 
 # How parsers of untrusted text read it: awk PROGRAM runs over FILE
 # with a NUL, any control character but a tab, a C1 control, a Unicode
-# format control (bidi, invisible, line separators) and bytes
-# that are not UTF-8 refused and a final CR dropped; PROGRAM may call bad(MESSAGE), which prints "FILE:LINE:
-# MESSAGE" and fails, and name_ok(S), true for a test name (letters,
-# digits, "_" and "-", at most 64).  Its END should start with
-# "if (failed) exit 1".  NAME=VALUE arguments reach it in ENVIRON.
+# format control (bidi, invisible, line separators) and bytes that are
+# not UTF-8 refused and a final CR dropped; PROGRAM may call
+# bad(MESSAGE), which prints "FILE:LINE: MESSAGE" and fails,
+# bad_at(LINE, MESSAGE) for an earlier line, and name_ok(S), true for a
+# test name (1 to 64 letters, digits, "_" and "-").  Its END should
+# start with "if (failed) exit 1".  NAME=VALUE arguments reach it in
+# ENVIRON.
 __RESULTS_STRICT='
 function bad(msg) {
-	printf "%s:%d: %s\n", ENVIRON["RESULTS_FILE"], NR, msg
+	bad_at(NR, msg)
+}
+function bad_at(line, msg) {
+	printf "%s:%d: %s\n", ENVIRON["RESULTS_FILE"], line, msg
 	failed = 1
 	exit 1
 }

@@ -30,7 +30,7 @@ if command -v busybox >/dev/null; then
 fi
 
 # The data: tests/wrapper_data's files, and "small", icount's block cut
-# to its first test, for the good cases that are not about a whole
+# to its first test (small2 format2's), for the good cases that are not about a whole
 # file: the wrapper runs every check of a good file under sh, which
 # takes seconds for the 20 tests of a whole one.
 mkdir "$dir/data" || exit 1
@@ -38,6 +38,10 @@ cp "$DATA"/*.results "$dir/data/" || exit 1
 LC_ALL=C awk '/^test: / && !t { t = $0 } /^selected: / { print "selected: for_loop"; next }
 	/^(test|skip|cpu):/ { next } /^end: / { print t; print "end: tests=1 skips=0"; next }
 	{ print }' "$DATA/icount.results" >"$dir/data/small.results" || exit 1
+# and small2, format2's cut to its first test (format 2 has no end:)
+LC_ALL=C awk '/^selected: / { print "selected: for_loop"; next }
+	/^test: / && !t { t = 1; print; next } /^(test|skip|cpu):/ { next }
+	{ print }' "$DATA/format2.results" >"$dir/data/small2.results" || exit 1
 
 # COMMAND under shell UNDER; busybox with its own tools first in PATH.
 under() {	# shell command...
@@ -103,6 +107,16 @@ bad	name-twice	small	FIRST { sub(/name=for_loop/, "name=for_loop name=for_loop")
 bad	unknown-key-twice	small	FIRST { print $0 " foo=1 foo=2"; next } { print }
 good	value-with-equals	small	FIRST { print $0 " foo==1"; next } { print }
 bad	prof-in-format3	small	FIRST { print; print "prof: name=for_loop windows=1"; next } { print }
+bad	format-version-5	small	NR == 1 { sub(/3$/, "5") } { print }
+bad	format-version-03	small	NR == 1 { sub(/3$/, "03") } { print }
+bad	accel-unknown	small	/^accel:/ { print "accel: qemu"; next } { print }
+bad	accel-missing	small	/^accel:/ { next } { print }
+bad	clock-missing	small	/^clock:/ { next } { print }
+bad	end-missing	small	/^end:/ { next } { print }
+bad	end-missing-blank-after	small	/^end:/ { print ""; next } { print } END { print "" }
+bad	end-extra-word	small	/^end:/ { print $0 " more=1"; next } { print }
+bad	end-words-swapped	small	/^end:/ { print "end: skips=0 tests=1"; next } { print }
+good	end-line-in-format2	small2	{ print } END { print "end: tests=99 skips=0" }
 good	utf8-text	small	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }

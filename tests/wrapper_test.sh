@@ -166,7 +166,7 @@ is "results_check: a format-2 file has no end: line to check" "" \
 	results_check "$DATA/format2.results"
 cut=$(variant cut.results '/^end:/d')
 is "results_check: format 3 without end: is cut" \
-	"$cut:37: no end: line: the block is cut" results_check "$cut"
+	"$cut:1: no end: line: the block is cut" results_check "$cut"
 short=$(variant short.results '/name=lock /d')
 is "results_check: end: counts that disagree" \
 	"$short:37: end: says tests=20 skips=0, the block has tests=19 skips=0: lines are missing" \
@@ -279,7 +279,7 @@ expect "a baseline that cannot be read: exit 1" 1 \
 	'cannot read baseline file /nonexistent' \
 	sh "$WRAPPER" -d /nonexistent -b /nonexistent -p 5
 expect "a baseline cut short: usage error naming FILE:LINE, exit 1" 1 \
-	"baseline $cut:37: no end: line: the block is cut" \
+	"baseline $cut:1: no end: line: the block is cut" \
 	sh "$WRAPPER" -d /nonexistent -b "$cut" -p 5
 expect "a baseline with a bad cycles_min: usage error naming FILE:LINE, exit 1" 1 \
 	"baseline $badnum:18: test: lock has no cycles_min=NUMBER" \

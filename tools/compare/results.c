@@ -97,6 +97,7 @@ enum header_kind {
 	HDR_TEXT,
 	HDR_WORDS,
 	HDR_CLOCK,
+	HDR_ACCEL,
 	HDR_SELECTED,
 };
 
@@ -107,7 +108,7 @@ static const struct {
 	{ "kernel", HDR_TEXT },
 	{ "cpu_model", HDR_TEXT },
 	{ "clock", HDR_CLOCK },
-	{ "accel", HDR_TEXT },
+	{ "accel", HDR_ACCEL },
 	{ "cmdline", HDR_TEXT },
 	{ "params", HDR_WORDS },
 	{ "config", HDR_WORDS },
@@ -277,8 +278,8 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 		return;
 	}
 	s = num;
-	if (scan_ull(&s, &v) <= 0 || s != num + len || v < 1 ||
-	    v > FORMAT_MAX) {
+	/* one digit, as the module writes it: "03" is no version */
+	if (len != 1 || scan_ull(&s, &v) <= 0 || v < 1 || v > FORMAT_MAX) {
 		parse_error(ctx,
 			    "unsupported results format version %.*s (supported: 1 to %d)",
 			    len > ECHO_MAX ? ECHO_MAX : (int)len, num,
@@ -340,6 +341,24 @@ static void parse_clock(struct parse_ctx *ctx, const char *s)
 		}
 	}
 	parse_error(ctx, "unknown clock '%s': instructions or cycles",
+		    echo(s).s);
+}
+
+/* "accel: none|kvm|tcg|other": how the guest ran, if it was one. */
+static void parse_accel(struct parse_ctx *ctx, const char *s)
+{
+	static const char * const names[] = { "none", "kvm", "tcg", "other" };
+	size_t i, len;
+
+	s = trimmed(s, &len);
+	ctx->res.has_accel = true;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (len == strlen(names[i]) && !strncmp(s, names[i], len)) {
+			env_add(ctx->set, &ctx->env, "accel", s, len);
+			return;
+		}
+	}
+	parse_error(ctx, "unknown accel '%s': none, kvm, tcg or other",
 		    echo(s).s);
 }
 
@@ -406,6 +425,8 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 			return true;
 		if (headers[i].kind == HDR_CLOCK)
 			parse_clock(ctx, line + len + 1);
+		else if (headers[i].kind == HDR_ACCEL)
+			parse_accel(ctx, line + len + 1);
 		else if (headers[i].kind == HDR_SELECTED)
 			parse_selected(ctx, line + len + 1);
 		else if (headers[i].kind == HDR_WORDS)
@@ -1113,29 +1134,26 @@ static void end_profile(struct parse_ctx *ctx)
 	}
 }
 
-/* The number of word "KEY=N" in the line @s; false if there is none. */
-static bool word_ull(const char *s, const char *key, unsigned long long *n)
+/* "KEY=N" at *@s, then blanks; false if it is not there. */
+static bool word_ull(const char **s, const char *key, unsigned long long *n)
 {
-	size_t klen = strlen(key);
+	const char *p = *s + strlen(key);
 
-	while (*(s += strspn(s, " \t"))) {
-		size_t len = strcspn(s, " \t");
-		const char *p = s + klen;
-
-		if (len > klen && !strncmp(s, key, klen) &&
-		    scan_ull(&p, n) > 0 && p == s + len)
-			return true;
-		s += len;
-	}
-	return false;
+	if (strncmp(*s, key, strlen(key)) || scan_ull(&p, n) <= 0 ||
+	    !strchr(" \t", *p))
+		return false;
+	*s = p + strspn(p, " \t");
+	return true;
 }
 
-/* "end: tests=T skips=S" closes a format 3 block that has as many. */
+/*
+ * "end: tests=T skips=S" closes a format 3 block that has as many, and
+ * its clock: and accel: lines.
+ */
 static void parse_end(struct parse_ctx *ctx, const char *s)
 {
-	static const char * const key[2] = { "tests=", "skips=" };
 	size_t have[2] = { ctx->res.tests, ctx->res.skips }, i;
-	unsigned long long n;
+	unsigned long long n[2];
 
 	env_close(ctx->set, &ctx->env, ctx->res.load);
 	end_profile(ctx);
@@ -1144,15 +1162,22 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 		parse_error(ctx, "format 3 block without a clock: line");
 		return;
 	}
+	if (!ctx->res.has_accel) {
+		parse_error(ctx, "format 3 block without an accel: line");
+		return;
+	}
+	s += strspn(s, " \t");
+	if (!word_ull(&s, "tests=", &n[0]) || !word_ull(&s, "skips=", &n[1]) ||
+	    *s) {
+		parse_error(ctx, "expected \"end: tests=N skips=N\"");
+		return;
+	}
 	for (i = 0; i < 2; i++) {
-		if (!word_ull(s, key[i], &n)) {
-			parse_error(ctx, "end: line without %sN", key[i]);
-			return;
-		}
-		if (n != have[i]) {
+		if (n[i] != have[i]) {
 			parse_error(ctx,
-				    "end: line says %s%llu, the block has %zu %s: lines (cut short?)",
-				    key[i], n, have[i], i ? "skip" : "test");
+				    "end: line says %s=%llu, the block has %zu %s: lines (cut short?)",
+				    i ? "skips" : "tests", n[i], have[i],
+				    i ? "skip" : "test");
 			return;
 		}
 	}

@@ -430,6 +430,15 @@ words_cases() {
 		$1 "grammar: ${rest%%|*}" 2 "bench-compare: $W:$line: ${rest#*|}" \
 			"$W" "$A1"
 	done
+	W=data/f3_words_err.txt
+	for c in "3|an accel: of no accelerator|unknown accel 'qemu': none, kvm, tcg or other" \
+		"7|a format 3 block without accel:|format 3 block without an accel: line" \
+		"11|an end: line with a word more|expected \"end: tests=N skips=N\"" \
+		"12|format version 03|unsupported results format version 03 (supported: 1 to 4)"; do
+		line=${c%%|*} rest=${c#*|}
+		$1 "grammar: ${rest%%|*}" 2 "bench-compare: $W:$line: ${rest#*|}" \
+			"$W" data/f3_after.txt
+	done
 }
 
 # The exact profile of format 4: each malformed or misplaced line of

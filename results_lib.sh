@@ -5,8 +5,9 @@
 # for the project's shell code: the kselftest wrapper, the guest suite
 # and the host tools source it.  POSIX sh and awk; runs under busybox.
 #
-# A file holds blocks, each from a "format:" line; these functions read
-# the first.  Lines are "KEY: value"; test:, skip: and cpu: lines are
+# A file holds blocks, each from a "format:" line and each one load;
+# these functions read the first (results_split gives each its own
+# file, results_check_load refuses a second).  Lines are "KEY: value"; test:, skip: and cpu: lines are
 # "KIND: name=TEST key=value ...", where a skip: line's reason= takes
 # the rest of the line.  Unknown keys and lines are ignored: new ones are
 # only ever added.  Names and keys are compared as strings, never used
@@ -24,7 +25,10 @@
 #                                    FIELDs' values ("-" if missing)
 #   results_cpu_field FILE TEST FIELD...  per cpu: line of TEST, the
 #                                    FIELDs' values ("-" if missing)
-#   results_check FILE [FIELD...]    is it one whole, well-formed block?
+#   results_check FILE [FIELD...]    is it whole, well-formed blocks?
+#   results_check_load FILE [FIELD...]  the same, and one block (load)
+#   results_blocks FILE              how many blocks (loads) it holds
+#   results_split FILE PREFIX        block N to PREFIXN; prints how many
 #   results_is_number VALUE          a plain decimal such as 12 or 79.06?
 #   results_strict_awk FILE PROGRAM [NAME=VALUE...]  awk over untrusted text
 #
@@ -130,7 +134,7 @@ __results_each_line() {	# kind file test field...
 	}' <"$r_file"
 }
 
-# value[KEY] of the line'"'"'s key=value words; keys[] the FIELDs asked.
+# value[KEY] of the line's key=value words; keys[] the FIELDs asked.
 __RESULTS_WORDS='
 BEGIN {
 	nkeys = split(ENVIRON["RESULTS_FIELDS"], keys, " ")
@@ -177,19 +181,31 @@ results_is_number() {	# value
 	esac
 }
 
-# Succeeds when FILE is one whole block of this module's results: a
-# "format: bench_page_pool_simple N" first line, "KEY: ..." lines only,
-# each from its first column, no control character, test:/skip:/cpu:
-# (and format 4's prof:/prof_fn:) lines of "name=TEST key=value" words,
-# a key of a-z, 0-9 and "_" (not a digit first), a value of a byte or
-# more, no key twice, with test names of 1 to 64 letters, digits, "_"
-# and "-" (the selected: ones too), each test: name once, a skip: reason, and from format 3 on a clock: and accel:
-# line and the end: line whose counts agree with the block.  Each FIELD
-# named must be a plain decimal number on every test: line.  Otherwise
-# prints "FILE:LINE: what is wrong" and fails.
+# Succeeds when FILE is whole, well-formed results: blocks, each a
+# "format: bench_page_pool_simple N" line (N 1 to 4; the first line is
+# one) and "KEY: ..." lines only, each from its first column, no control
+# character, test:/skip:/cpu: (and format 4's prof:/prof_fn:) lines of
+# "name=TEST key=value" words, a key of a-z, 0-9 and "_" (not a digit
+# first), a value of a byte or more, no key twice, with test names of 1
+# to 64 letters, digits, "_" and "-" (the selected: ones too), each
+# test: name once in its block, a skip: reason, and from format 3 on a
+# clock: and accel: line and the end: line whose counts agree with the
+# block.  Each block is one load, as bench-compare reads it.  Each
+# FIELD named must be a plain decimal number on every test: line.
+# Otherwise prints "FILE:LINE: what is wrong" and fails.
 results_check() {	# file [field...]
-	r_file=$1
-	shift
+	__results_check "" "$@"
+}
+
+# The same, and one block only, for the readers that take one load (a
+# second block is said at its format: line).
+results_check_load() {	# file [field...]
+	__results_check 1 "$@"
+}
+
+__results_check() {	# one-block file [field...]
+	r_one=$1 r_file=$2
+	shift 2
 	if [ ! -f "$r_file" ] || [ ! -r "$r_file" ]; then
 		printf '%s: cannot read it\n' "$r_file"
 		return 1
@@ -198,13 +214,24 @@ results_check() {	# file [field...]
 	BEGIN {
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
 	}
-	NR == 1 {
-		if ($1 != "format:" || $2 != "bench_page_pool_simple" || NF != 3)
-			bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
+	NR == 1 && !(/^format:/ && $1 == "format:") {
+		bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
+	}
+	# a block: from its format: line to the next one, each checked alike
+	/^format:/ && $1 == "format:" {
+		if (NR > 1 && ENVIRON["RESULTS_ONE"] != "")
+			bad("a second results block: this reader takes one load")
+		if (format >= 3 && !ended)
+			bad_at(block, "no end: line: the block is cut")
+		if ($2 != "bench_page_pool_simple" || NF != 3)
+			bad((NR == 1 ? "not a results file of bench_page_pool_simple" : "bad format line") \
+			    " (expected \"format: bench_page_pool_simple N\")")
 		if ($3 !~ /^[1-4]$/)
 			bad("unsupported results format version " $3 " (supported: 1 to 4)")
 		format = $3 + 0
 		block = NR
+		delete test_line
+		tests = skips = clock = accel = ended = 0
 		next
 	}
 	$0 ~ /^[ \t]*$/ {
@@ -215,9 +242,6 @@ results_check() {	# file [field...]
 	}
 	$1 !~ /^[a-z_]+:$/ {
 		bad("expected a \"KEY: value\" line")
-	}
-	$1 == "format:" {
-		bad("a second results block: give one load per file")
 	}
 	ended {
 		bad("a line after the end: line")
@@ -300,7 +324,29 @@ results_check() {	# file [field...]
 			bad("empty file")
 		if (format >= 3 && !ended)
 			bad_at(block, "no end: line: the block is cut")
-	}' RESULTS_NUMBERS="$*"
+	}' RESULTS_NUMBERS="$*" RESULTS_ONE="$r_one"
+}
+
+# How many blocks (loads) a file holds: its format: lines.
+results_blocks() {	# file
+	awk '/^format:/ && $1 == "format:" { n++ } END { print n + 0 }' <"$1"
+}
+
+# Writes each block of FILE (checked whole first) to PREFIX1, PREFIX2,
+# ..., verbatim, and prints how many there are.
+results_split() {	# file prefix
+	RESULTS_PREFIX=$2 awk '
+	/^format:/ && $1 == "format:" {
+		if (n++)
+			close(out)
+		out = ENVIRON["RESULTS_PREFIX"] n
+	}
+	n {
+		print >out
+	}
+	END {
+		print n + 0
+	}' <"$1"
 }
 
 # How parsers of untrusted text read it: awk PROGRAM runs over FILE

@@ -117,6 +117,13 @@ bad	end-missing-blank-after	small	/^end:/ { print ""; next } { print } END { pri
 bad	end-extra-word	small	/^end:/ { print $0 " more=1"; next } { print }
 bad	end-words-swapped	small	/^end:/ { print "end: skips=0 tests=1"; next } { print }
 good	end-line-in-format2	small2	{ print } END { print "end: tests=99 skips=0" }
+good	two-blocks	small	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) print l[i] }
+good	format2-then-3	small2	{ print } END { while ((getline l <ENVIRON["SMALL"]) > 0) { sub(/^clock: instructions$/, "clock: cycles", l); print l } }
+bad	first-block-cut	small	{ l[NR] = $0 } /^end:/ { next } { print } END { for (i = 1; i <= NR; i++) print l[i] }
+bad	second-block-cut	small	{ l[NR] = $0; print } END { for (i = 1; i < NR; i++) print l[i] }
+bad	second-block-bad-line	small	{ l[NR] = $0; print } END { print l[1]; print "hello"; for (i = 2; i <= NR; i++) print l[i] }
+bad	second-block-other-format	small	{ l[NR] = $0; print } END { print "format: other_module 3"; for (i = 2; i <= NR; i++) print l[i] }
+bad	second-block-duplicate-test	small	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) { if (l[i] ~ /^test:/) print l[i]; print l[i] } }
 good	utf8-text	small	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }
@@ -130,17 +137,20 @@ where() {	# file
 	sed -n '1s/^\(bench-compare: \)\{0,1\}\([^ ]*:[0-9]*\):.*/\2/p' "$1"
 }
 
-# The case files, $dir/K.results for case K, and bench-compare's verdict
-# on each.  Each other reader then reads them all in one run per shell,
-# as starting a shell and the wrapper costs more than their checks.
+# The case files, K.results in $dir for case K, and bench-compare's
+# verdict on each.  Each other reader then reads them all in one run
+# per shell, as starting a shell and the wrapper costs more than their
+# checks; the files are named from $dir, so that their names are words
+# whatever TMPDIR holds.
+cd "$dir" || exit 1
 tab=$(printf '\t')
 printf '%s' "$CASES" | grep . >"$dir/cases"
 k=0
 : >"$dir/bad" && : >"$dir/good" || exit 1
 while IFS=$tab read -r verdict name data program; do
 	k=$((k + 1))
-	f=$dir/$k.results
-	LC_ALL=C awk "BEGIN { first = 1 } { FIRST = 0 }
+	f=$k.results
+	SMALL=$dir/data/small.results LC_ALL=C awk "BEGIN { first = 1 } { FIRST = 0 }
 		/^test: / && first { FIRST = 1; first = 0 }
 		$program" "$dir/data/$data.results" >"$f" || exit 1
 	"$COMPARE" "$f" "$f" </dev/null >/dev/null 2>"$f.compare"
@@ -154,7 +164,7 @@ done <"$dir/cases"
 # passes every check the wrapper has (a minute of them under three
 # shells).
 for u in $SHELLS; do
-	# shellcheck disable=SC2016 # for the shell started
+	# shellcheck disable=SC2016,SC2046 # for the shell started; K.results
 	under "$u" -c '. "$1/results_lib.sh" || exit 1
 		u=$2
 		shift 2
@@ -166,6 +176,7 @@ for u in $SHELLS; do
 	[ "$u" = sh ] && lists="bad good"
 	for list in $lists; do
 		[ -s "$dir/$list" ] || continue
+		# shellcheck disable=SC2046 # the names are K.results
 		under "$u" "$TOP/test_bench_page_pool.sh" -c $(cat "$dir/$list") \
 			</dev/null >"$dir/wrapper.$list.$u" 2>&1
 	done
@@ -173,7 +184,8 @@ done
 
 # What -c said of FILE in its run over LIST: "ok", or "not ok" and the
 # FILE:LINE of the line under it (results_check's, as the wrapper
-# prints it); nothing if it said nothing of FILE.
+# prints it); nothing if it said nothing of FILE.  A file of several
+# blocks is several loads, "FILE, block B of N": "ok" if each one is.
 whole() {	# list shell file
 	W_FILE=$3 awk '
 	index($0, "# ") == 1 && said == 1 {
@@ -182,8 +194,12 @@ whole() {	# list shell file
 			printf " %s", substr($0, 1, RLENGTH - 1)
 		said = 2
 	}
-	/results file is whole \(/ && substr($0, length($0) - length(ENVIRON["W_FILE"]) - 1) == "(" ENVIRON["W_FILE"] ")" {
-		printf "%s", $1 == "not" ? "not ok" : "ok"
+	/results file is whole \(/ && (substr($0, length($0) - length(ENVIRON["W_FILE"]) - 1) == "(" ENVIRON["W_FILE"] ")" ||
+	    index($0, "(" ENVIRON["W_FILE"] ", block ")) {
+		if (!said)
+			printf "%s", $1 == "not" ? "not ok" : "ok"
+		else if ($1 == "not")
+			printf " and not ok"
 		said = 1
 		next
 	}
@@ -197,7 +213,7 @@ whole() {	# list shell file
 }
 
 check_case() {	# k verdict
-	f=$dir/$1.results
+	f=$1.results
 	c_rc=$(cat "$f.compare.rc")
 	c_at=$(where "$f.compare")
 	c_ok=0

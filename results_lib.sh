@@ -213,6 +213,13 @@ __results_check() {	# one-block file [field...]
 	results_strict_awk "$r_file" '
 	BEGIN {
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
+		# what bench-compare reads of a test: line (results.c)
+		nrequired = split("run_flags_bit context cpu reps loops" \
+			" invoke_count total_invoke_count cycles ns" \
+			" cycles_per_elem ns_per_elem cycles_samples ns_samples" \
+			" path pages_allocated pages_released expect_path" \
+			" expect_allocated_max expect_released expect_stats" \
+			" cheaper_than", required, " ")
 	}
 	NR == 1 && !(/^format:/ && $1 == "format:") {
 		bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
@@ -285,6 +292,12 @@ __results_check() {	# one-block file [field...]
 		}
 		if ($1 == "skip:" && i > NF)
 			bad("skip: line without reason=")
+	}
+	# a field the module always writes missing: the line was cut
+	$1 == "test:" && format >= 3 {
+		for (i = 1; i <= nrequired; i++)
+			if (!((required[i] "=") in seen))
+				bad("test: " substr($2, 6) " has no " required[i] "= (format 3 always has it: cut short?)")
 	}
 	$1 == "test:" {
 		name = substr($2, 6)

@@ -124,6 +124,9 @@ bad	second-block-cut	small	{ l[NR] = $0; print } END { for (i = 1; i < NR; i++) 
 bad	second-block-bad-line	small	{ l[NR] = $0; print } END { print l[1]; print "hello"; for (i = 2; i <= NR; i++) print l[i] }
 bad	second-block-other-format	small	{ l[NR] = $0; print } END { print "format: other_module 3"; for (i = 2; i <= NR; i++) print l[i] }
 bad	second-block-duplicate-test	small	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) { if (l[i] ~ /^test:/) print l[i]; print l[i] } }
+bad	test-field-missing	small	FIRST { sub(/ ns=[0-9]*/, "") } { print }
+bad	test-last-field-missing	small	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
+good	format2-field-missing	small2	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
 good	utf8-text	small	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }

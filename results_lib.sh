@@ -182,8 +182,8 @@ results_is_number() {	# value
 }
 
 # Succeeds when FILE is whole, well-formed results: blocks, each a
-# "format: bench_page_pool_simple N" line (N 1 to 4; the first line is
-# one) and "KEY: ..." lines only, each from its first column, no control
+# "format: bench_page_pool_simple N" line (N 1 to 4; the first line
+# that is not blank is one) and "KEY: ..." lines only, each from its first column, no control
 # character, test:/skip:/cpu: (and format 4's prof:/prof_fn:) lines of
 # "name=TEST key=value" words, a key of a-z, 0-9 and "_" (not a digit
 # first), a value of a byte or more, no key twice, with test names of 1
@@ -221,17 +221,18 @@ __results_check() {	# one-block file [field...]
 			" expect_allocated_max expect_released expect_stats" \
 			" cheaper_than", required, " ")
 	}
-	NR == 1 && !(/^format:/ && $1 == "format:") {
+	# blank lines may come first, then the first block
+	!block && $0 !~ /^[ \t]*$/ && !(/^format:/ && $1 == "format:") {
 		bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
 	}
 	# a block: from its format: line to the next one, each checked alike
 	/^format:/ && $1 == "format:" {
-		if (NR > 1 && ENVIRON["RESULTS_ONE"] != "")
+		if (block && ENVIRON["RESULTS_ONE"] != "")
 			bad("a second results block: this reader takes one load")
 		if (format >= 3 && !ended)
 			bad_at(block, "no end: line: the block is cut")
 		if ($2 != "bench_page_pool_simple" || NF != 3)
-			bad((NR == 1 ? "not a results file of bench_page_pool_simple" : "bad format line") \
+			bad((!block ? "not a results file of bench_page_pool_simple" : "bad format line") \
 			    " (expected \"format: bench_page_pool_simple N\")")
 		if ($3 !~ /^[1-4]$/)
 			bad("unsupported results format version " $3 " (supported: 1 to 4)")
@@ -333,7 +334,7 @@ __results_check() {	# one-block file [field...]
 	END {
 		if (failed)
 			exit 1
-		if (NR == 0)
+		if (!block)
 			bad("empty file")
 		if (format >= 3 && !ended)
 			bad_at(block, "no end: line: the block is cut")
@@ -365,10 +366,11 @@ results_split() {	# file prefix
 # How parsers of untrusted text read it: awk PROGRAM runs over FILE
 # with a NUL, any control character but a tab, a C1 control, a Unicode
 # format control (bidi, invisible, line separators) and bytes that are
-# not UTF-8 refused and a final CR dropped; PROGRAM may call
-# bad(MESSAGE), which prints "FILE:LINE: MESSAGE" and fails,
-# bad_at(LINE, MESSAGE) for an earlier line, and name_ok(S), true for a
-# test name (1 to 64 letters, digits, "_" and "-").  Its END should
+# not UTF-8 refused, a line longer than bench-compare reads (65536
+# bytes, its newline not counted) too, and a final CR dropped; PROGRAM
+# may call bad(MESSAGE), which prints "FILE:LINE: MESSAGE" and fails,
+# bad_at(LINE, MESSAGE) for an earlier line, and name_ok(S), true for
+# a test name (1 to 64 letters, digits, "_" and "-").  Its END should
 # start with "if (failed) exit 1".  NAME=VALUE arguments reach it in
 # ENVIRON.
 __RESULTS_STRICT='
@@ -400,6 +402,10 @@ BEGIN {
 	format_ctrl = "\302\255|\330\234|\341\240\216|\342\200[\213-\217\250-\256]" \
 		"|\342\201[\240-\257]|\357\273\277|\357\277[\271-\273]" \
 		"|\363\240[\200\201]"
+}
+# the longest line bench-compare reads (INPUT_LINE_MAX), a CR counted
+length($0) > 65536 {
+	bad("line longer than the limit of 65536 bytes")
 }
 { sub(/\r$/, "") }
 /[\001-\010\013-\037\177]/ {

@@ -127,6 +127,10 @@ bad	second-block-duplicate-test	small	{ l[NR] = $0; print } END { for (i = 1; i 
 bad	test-field-missing	small	FIRST { sub(/ ns=[0-9]*/, "") } { print }
 bad	test-last-field-missing	small	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
 good	format2-field-missing	small2	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
+bad	line-over-64k	small	NR == 3 { printf "later_key: "; for (i = 11; i <= 65536; i++) printf "x"; print "y" } { print }
+good	line-of-64k	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y" } { print }
+bad	line-of-64k-and-cr	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y\r" } { print }
+good	blank-lines-first	small	NR == 1 { print ""; print "  " } { print }
 good	utf8-text	small	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }

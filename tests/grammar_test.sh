@@ -139,9 +139,19 @@ good	unknown-key	small	NR == 2 { print "later_key: a header line of a later vers
 good	crlf	small	{ print $0 "\r" }
 '
 
-# FILE:LINE of the first line a reader said, or nothing.
+# FILE:LINE of the first line a reader said, or nothing, in $at; read
+# without a process, as it runs for every case.
 where() {	# file
-	sed -n '1s/^\(bench-compare: \)\{0,1\}\([^ ]*:[0-9]*\):.*/\2/p' "$1"
+	at=
+	IFS= read -r at <"$1" || [ -n "$at" ] || return 0
+	at=${at#bench-compare: }
+	case $at in
+	*": "*) at=${at%%: *} ;;
+	*) at= ;;
+	esac
+	case ${at##*:} in
+	'' | *[!0-9]*) at= ;;
+	esac
 }
 
 # The case files, K.results in $dir for case K, and bench-compare's
@@ -189,40 +199,48 @@ for u in $SHELLS; do
 	done
 done
 
-# What -c said of FILE in its run over LIST: "ok", or "not ok" and the
-# FILE:LINE of the line under it (results_check's, as the wrapper
-# prints it); nothing if it said nothing of FILE.  A file of several
-# blocks is several loads, "FILE, block B of N": "ok" if each one is.
+# What -c said of each FILE in its run over LIST, into FILE.said.LIST.U:
+# "ok", or "not ok" and the FILE:LINE of the line under it
+# (results_check's, as the wrapper prints it).  A file of several blocks
+# is several loads, "FILE, block B of N": "ok" if each one is.  One awk
+# per run, as one per case and shell cost more than the readers.
+for u in $SHELLS; do
+	for list in bad good; do
+		[ -e "wrapper.$list.$u" ] || continue
+		W_SUFFIX=.said.$list.$u awk '
+		said && index($0, "# ") == 1 {
+			if (!(file in at) && match($0, /^# [^ ]*:[0-9]+:/))
+				at[file] = substr($0, 3, RLENGTH - 3)
+		}
+		{ said = 0 }
+		match($0, /results file is whole \([^ ,)]*/) {
+			file = substr($0, RSTART + 23, RLENGTH - 23)
+			if (!(file in verdict) || $1 == "not")
+				verdict[file] = $1 == "not" ? "not ok" : "ok"
+			said = $1 == "not"
+		}
+		END {
+			for (f in verdict) {
+				out = f ENVIRON["W_SUFFIX"]
+				print verdict[f] (f in at ? " " at[f] : "") >out
+				close(out)
+			}
+		}' "wrapper.$list.$u"
+	done
+done
+
+# $w: what -c said of FILE over LIST (above), or nothing.
 whole() {	# list shell file
-	W_FILE=$3 awk '
-	index($0, "# ") == 1 && said == 1 {
-		sub(/^# /, "")
-		if (match($0, /^[^ ]*:[0-9]+:/))
-			printf " %s", substr($0, 1, RLENGTH - 1)
-		said = 2
-	}
-	/results file is whole \(/ && (substr($0, length($0) - length(ENVIRON["W_FILE"]) - 1) == "(" ENVIRON["W_FILE"] ")" ||
-	    index($0, "(" ENVIRON["W_FILE"] ", block ")) {
-		if (!said)
-			printf "%s", $1 == "not" ? "not ok" : "ok"
-		else if ($1 == "not")
-			printf " and not ok"
-		said = 1
-		next
-	}
-	said == 1 && index($0, "# ") != 1 {
-		said = 2
-	}
-	END {
-		if (said)
-			print ""
-	}' "$dir/wrapper.$1.$2"
+	w=
+	[ -e "$3.said.$1.$2" ] || return 0
+	IFS= read -r w <"$3.said.$1.$2"
 }
 
 check_case() {	# k verdict
 	f=$1.results
-	c_rc=$(cat "$f.compare.rc")
-	c_at=$(where "$f.compare")
+	read -r c_rc <"$f.compare.rc"
+	where "$f.compare"
+	c_at=$at
 	c_ok=0
 	if [ "$2" = bad ]; then
 		[ "$c_rc" = 2 ] && [ -n "$c_at" ] || c_ok=1
@@ -232,20 +250,19 @@ check_case() {	# k verdict
 	said="bench-compare exit $c_rc ${c_at:-}"
 	for u in $SHELLS; do
 		if [ "$2" = bad ]; then
-			w=$(whole bad "$u" "$f")
+			whole bad "$u" "$f"
 			said="$said; $u: -c ${w:-nothing}"
 			[ "$w" = "not ok $c_at" ] || c_ok=1
 			continue
 		fi
-		r_rc=$(cat "$f.check.$u.rc")
-		r_at=$(where "$f.check.$u")
+		read -r r_rc <"$f.check.$u.rc"
+		where "$f.check.$u"
 		w=-
-		[ "$u" = sh ] && w=$(whole good sh "$f")
-		said="$said; $u: results_check $r_rc ${r_at:-}, -c ${w:-nothing}"
+		[ "$u" = sh ] && whole good sh "$f"
+		said="$said; $u: results_check $r_rc ${at:-}, -c ${w:-nothing}"
 		# the wrapper's checks may fail on a file written for them
 		# to (format2's): it must not refuse the file
-		[ "$r_rc" = 0 ] && [ "$w" = ok ] || [ "$w" = - ] || c_ok=1
-		[ "$r_rc" = 0 ] || c_ok=1
+		[ "$r_rc" = 0 ] && { [ "$w" = ok ] || [ "$w" = - ]; } || c_ok=1
 	done
 	ktap_print_msg "$name ($data): $said"
 	return $c_ok

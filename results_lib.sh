@@ -5,8 +5,9 @@
 # for the project's shell code: the kselftest wrapper, the guest suite
 # and the host tools source it.  POSIX sh and awk; runs under busybox.
 #
-# A file holds blocks, each from a "format:" line; these functions read
-# the first.  Lines are "KEY: value"; test:, skip: and cpu: lines are
+# A file holds blocks, each from a "format:" line and each one load;
+# these functions read the first (results_split gives each its own
+# file, results_check_load refuses a second).  Lines are "KEY: value"; test:, skip: and cpu: lines are
 # "KIND: name=TEST key=value ...", where a skip: line's reason= takes
 # the rest of the line.  Unknown keys and lines are ignored: new ones are
 # only ever added.  Names and keys are compared as strings, never used
@@ -24,13 +25,16 @@
 #                                    FIELDs' values ("-" if missing)
 #   results_cpu_field FILE TEST FIELD...  per cpu: line of TEST, the
 #                                    FIELDs' values ("-" if missing)
+#   results_check FILE [FIELD...]    is it whole, well-formed blocks?
+#   results_check_load FILE [FIELD...]  the same, and one block (load)
+#   results_blocks FILE              how many blocks (loads) it holds
+#   results_split FILE PREFIX        block N to PREFIXN; prints how many
 #   results_rows FILE FIELD...       per test: line, "TEST VALUE...", "?"
 #                                    for a missing FIELD
 #   results_cpu_tests FILE           the tests with cpu: lines, one a line
-#   results_split FILE DIR FIELDS CPU_FIELDS  every test's fields in
+#   results_index FILE DIR FIELDS CPU_FIELDS  every test's fields in
 #                                    files of DIR, for a reader that reads
-#                                    many (after results_check)
-#   results_check FILE [FIELD...]    is it one whole, well-formed block?
+#                                    many (after results_check_load)
 #   results_is_number VALUE          a plain decimal such as 12 or 79.06?
 #   results_strict_awk FILE PROGRAM [NAME=VALUE...]  awk over untrusted text
 #
@@ -136,7 +140,7 @@ __results_each_line() {	# kind file test field...
 	}' <"$r_file"
 }
 
-# value[KEY] of the line'"'"'s key=value words; keys[] the FIELDs asked.
+# value[KEY] of the line's key=value words; keys[] the FIELDs asked.
 __RESULTS_WORDS='
 BEGIN {
 	nkeys = split(ENVIRON["RESULTS_FIELDS"], keys, " ")
@@ -210,9 +214,10 @@ results_cpu_tests() {	# file
 #   DIR/TEST.cpu    per cpu: line of TEST, CPU_FIELDS' values ("-" if
 #                   missing), as results_cpu_field gives them
 #   DIR/TEST.lines  its test: and cpu: lines
-# Test names become file names: call it on a file results_check has
-# passed (names of letters, digits, "_" and "-"); others are left out.
-results_split() {	# file dir "field..." "cpu-field..."
+# Test names become file names: call it on a block results_check_load
+# has passed (names of letters, digits, "_" and "-"); others are left
+# out.
+results_index() {	# file dir "field..." "cpu-field..."
 	RESULTS_DIR=$2 RESULTS_FIELDS=$3 RESULTS_CPU_FIELDS=$4 \
 		awk "$__RESULTS_FIRST_BLOCK"'
 	BEGIN {
@@ -272,18 +277,31 @@ results_is_number() {	# value
 	esac
 }
 
-# Succeeds when FILE is one whole block of this module's results: a
-# "format: bench_page_pool_simple N" first line, "KEY: ..." lines only,
-# each from its first column, no control character, test:/skip:/cpu:
-# lines of "name=TEST key=value" words, no key twice, with test names
-# of letters, digits, "_" and "-" (the selected: ones too), each test:
-# name once, a skip: reason, and from format 3 on a clock: and accel:
-# line and the end: line whose counts agree with the block.  Each FIELD
-# named must be a plain decimal number on every test: line.  Otherwise
-# prints "FILE:LINE: what is wrong" and fails.
+# Succeeds when FILE is whole, well-formed results: blocks, each a
+# "format: bench_page_pool_simple N" line (N 1 to 4; the first line
+# that is not blank is one) and "KEY: ..." lines only, each from its first column, no control
+# character, test:/skip:/cpu: (and format 4's prof:/prof_fn:) lines of
+# "name=TEST key=value" words, a key of a-z, 0-9 and "_" (not a digit
+# first), a value of a byte or more, no key twice, with test names of 1
+# to 64 letters, digits, "_" and "-" (the selected: ones too), each
+# test: name once in its block, a skip: reason, and from format 3 on a
+# clock: and accel: line and the end: line whose counts agree with the
+# block.  Each block is one load, as bench-compare reads it.  Each
+# FIELD named must be a plain decimal number on every test: line.
+# Otherwise prints "FILE:LINE: what is wrong" and fails.
 results_check() {	# file [field...]
-	r_file=$1
-	shift
+	__results_check "" "$@"
+}
+
+# The same, and one block only, for the readers that take one load (a
+# second block is said at its format: line).
+results_check_load() {	# file [field...]
+	__results_check 1 "$@"
+}
+
+__results_check() {	# one-block file [field...]
+	r_one=$1 r_file=$2
+	shift 2
 	if [ ! -f "$r_file" ] || [ ! -r "$r_file" ]; then
 		printf '%s: cannot read it\n' "$r_file"
 		return 1
@@ -291,13 +309,33 @@ results_check() {	# file [field...]
 	results_strict_awk "$r_file" '
 	BEGIN {
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
+		# what bench-compare reads of a test: line (results.c)
+		nrequired = split("run_flags_bit context cpu reps loops" \
+			" invoke_count total_invoke_count cycles ns" \
+			" cycles_per_elem ns_per_elem cycles_samples ns_samples" \
+			" path pages_allocated pages_released expect_path" \
+			" expect_allocated_max expect_released expect_stats" \
+			" cheaper_than", required, " ")
 	}
-	NR == 1 {
-		if ($1 != "format:" || $2 != "bench_page_pool_simple" ||
-		    $3 !~ /^[1-9][0-9]?$/ || NF != 3)
-			bad("not a results file of bench_page_pool_simple" \
+	# blank lines may come first, then the first block
+	!block && $0 !~ /^[ \t]*$/ && !(/^format:/ && $1 == "format:") {
+		bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
+	}
+	# a block: from its format: line to the next one, each checked alike
+	/^format:/ && $1 == "format:" {
+		if (block && ENVIRON["RESULTS_ONE"] != "")
+			bad("a second results block: this reader takes one load")
+		if (format >= 3 && !ended)
+			bad_at(block, "no end: line: the block is cut")
+		if ($2 != "bench_page_pool_simple" || NF != 3)
+			bad((!block ? "not a results file of bench_page_pool_simple" : "bad format line") \
 			    " (expected \"format: bench_page_pool_simple N\")")
+		if ($3 !~ /^[1-4]$/)
+			bad("unsupported results format version " $3 " (supported: 1 to 4)")
 		format = $3 + 0
+		block = NR
+		delete test_line
+		tests = skips = clock = accel = ended = 0
 		next
 	}
 	$0 ~ /^[ \t]*$/ {
@@ -309,13 +347,10 @@ results_check() {	# file [field...]
 	$1 !~ /^[a-z_]+:$/ {
 		bad("expected a \"KEY: value\" line")
 	}
-	$1 == "format:" {
-		bad("a second results block: give one load per file")
-	}
 	ended {
 		bad("a line after the end: line")
 	}
-	$1 == "selected:" {
+	$1 == "selected:" && NF > 1 {
 		n = split(substr($0, index($0, ":") + 1), sel, ",")
 		for (i = 1; i <= n; i++) {
 			gsub(/^[ \t]+|[ \t]+$/, "", sel[i])
@@ -333,14 +368,19 @@ results_check() {	# file [field...]
 			bad("accel: must be none, kvm, tcg or other")
 		accel = 1
 	}
-	$1 == "test:" || $1 == "skip:" || $1 == "cpu:" {
+	format == 3 && ($1 == "profile:" || $1 == "prof:" || $1 == "prof_fn:") {
+		bad($1 " line in a format 3 block (profiles come with format 4)")
+	}
+	$1 == "test:" || $1 == "skip:" || $1 == "cpu:" ||
+	(format == 4 && ($1 == "prof:" || $1 == "prof_fn:")) {
 		if (index($2, "name=") != 1 || !name_ok(substr($2, 6)))
 			bad($1 " line without name=TEST first")
 		delete seen
+		seen["name="] = 1
 		for (i = 3; i <= NF; i++) {
 			if ($1 == "skip:" && $i ~ /^reason=./)
 				break
-			if ($i !~ /^[a-z_][a-z0-9_]*=[^=]/)
+			if ($i !~ /^[a-z_][a-z0-9_]*=./)
 				bad("\"" $i "\" is not a key=value field")
 			key = substr($i, 1, index($i, "="))
 			if (key in seen)
@@ -349,6 +389,12 @@ results_check() {	# file [field...]
 		}
 		if ($1 == "skip:" && i > NF)
 			bad("skip: line without reason=")
+	}
+	# a field the module always writes missing: the line was cut
+	$1 == "test:" && format >= 3 {
+		for (i = 1; i <= nrequired; i++)
+			if (!((required[i] "=") in seen))
+				bad("test: " substr($2, 6) " has no " required[i] "= (format 3 always has it: cut short?)")
 	}
 	$1 == "test:" {
 		name = substr($2, 6)
@@ -371,7 +417,11 @@ results_check() {	# file [field...]
 	$1 == "skip:" {
 		skips++
 	}
-	$1 == "end:" {
+	$1 == "end:" && format >= 3 {
+		if (!clock)
+			bad("no clock: line (format " format ")")
+		if (!accel)
+			bad("no accel: line (format " format ")")
 		if (NF != 3 || $2 !~ /^tests=[0-9]+$/ || $3 !~ /^skips=[0-9]+$/)
 			bad("expected \"end: tests=N skips=N\"")
 		if (substr($2, 7) + 0 != tests || substr($3, 7) + 0 != skips)
@@ -382,28 +432,51 @@ results_check() {	# file [field...]
 	END {
 		if (failed)
 			exit 1
-		if (NR == 0)
+		if (!block)
 			bad("empty file")
-		if (format >= 3 && !clock)
-			bad("no clock: line (format " format ")")
-		if (format >= 3 && !accel)
-			bad("no accel: line (format " format ")")
 		if (format >= 3 && !ended)
-			bad("no end: line: the block is cut")
-	}' RESULTS_NUMBERS="$*"
+			bad_at(block, "no end: line: the block is cut")
+	}' RESULTS_NUMBERS="$*" RESULTS_ONE="$r_one"
+}
+
+# How many blocks (loads) a file holds: its format: lines.
+results_blocks() {	# file
+	awk '/^format:/ && $1 == "format:" { n++ } END { print n + 0 }' <"$1"
+}
+
+# Writes each block of FILE (checked whole first) to PREFIX1, PREFIX2,
+# ..., verbatim, and prints how many there are.
+results_split() {	# file prefix
+	RESULTS_PREFIX=$2 awk '
+	/^format:/ && $1 == "format:" {
+		if (n++)
+			close(out)
+		out = ENVIRON["RESULTS_PREFIX"] n
+	}
+	n {
+		print >out
+	}
+	END {
+		print n + 0
+	}' <"$1"
 }
 
 # How parsers of untrusted text read it: awk PROGRAM runs over FILE
 # with a NUL, any control character but a tab, a C1 control, a Unicode
-# format control (bidi, invisible, line separators) and bytes
-# that are not UTF-8 refused and a final CR dropped; PROGRAM may call
-# bad(MESSAGE), which prints "FILE:LINE: MESSAGE" and fails, and
-# name_ok(S), true for a test name (letters,
-# digits, "_" and "-", at most 64).  Its END should start with
-# "if (failed) exit 1".  NAME=VALUE arguments reach it in ENVIRON.
+# format control (bidi, invisible, line separators) and bytes that are
+# not UTF-8 refused, a line longer than bench-compare reads (65536
+# bytes, its newline not counted) too, and a final CR dropped; PROGRAM
+# may call bad(MESSAGE), which prints "FILE:LINE: MESSAGE" and fails,
+# bad_at(LINE, MESSAGE) for an earlier line, and name_ok(S), true for
+# a test name (1 to 64 letters, digits, "_" and "-").  Its END should
+# start with "if (failed) exit 1".  NAME=VALUE arguments reach it in
+# ENVIRON.
 __RESULTS_STRICT='
 function bad(msg) {
-	printf "%s:%d: %s\n", ENVIRON["RESULTS_FILE"], NR, msg
+	bad_at(NR, msg)
+}
+function bad_at(line, msg) {
+	printf "%s:%d: %s\n", ENVIRON["RESULTS_FILE"], line, msg
 	failed = 1
 	exit 1
 }
@@ -430,6 +503,10 @@ BEGIN {
 	format_ctrl = "\302\255|\330\234|\341\240\216|\342\200[\213-\217\250-\256]" \
 		"|\342\201[\240-\257]|\357\273\277|\357\277[\271-\273]" \
 		"|\363\240[\200\201]"
+}
+# the longest line bench-compare reads (INPUT_LINE_MAX), a CR counted
+length($0) > 65536 {
+	bad("line longer than the limit of 65536 bytes")
 }
 { sub(/\r$/, "") }
 /[\001-\010\013-\037\177]/ {

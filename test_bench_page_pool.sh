@@ -58,7 +58,8 @@ layouts), else from modprobe; a diagnostic line says which.
            \$BENCH_PAGE_POOL_THRESHOLDS
   -k       keep the module loaded afterwards (default: remove it); if
            a relation was re-measured, that last load stays
-  -c       load nothing: check the results files given (one load each)
+  -c       load nothing: check the results files given (each results
+           block one load, as bench-compare reads them)
   -h       this help
 With no PARAM given, \$BENCH_PAGE_POOL_PARAMS gives them (for runners
 that pass no arguments, such as run_kselftest.sh).
@@ -240,11 +241,11 @@ instrument_of() {	# results file
 if [ -n "$baseline" ]; then
 	[ -f "$baseline" ] && [ -r "$baseline" ] ||
 		usage_error "cannot read baseline file $baseline"
-	why=$(results_check "$baseline" cycles_min) ||
+	why=$(results_check_load "$baseline" cycles_min) ||
 		usage_error "baseline $why"
 	baseline_instrument=$(instrument_of "$baseline")
 	mkdir "$work/idx.baseline" &&
-		results_split "$baseline" "$work/idx.baseline" \
+		results_index "$baseline" "$work/idx.baseline" \
 			"$TEST_FIELDS" "$CPU_FIELDS" ||
 		usage_error "cannot index the baseline $baseline"
 fi
@@ -269,13 +270,13 @@ set_load_path() {	# k file
 	printf '%s.' "$2" >"$work/load.$1.path"
 }
 
-set_load_status() {	# k file
+set_load_status() {	# k file [name [checked]]
 	set_load_path "$1" "$2"
-	if ! results_check "$2" >"$work/load.$1.why"; then
+	if [ -z "${4:-}" ] && ! results_check "$2" >"$work/load.$1.why"; then
 		return
 	elif ! results_tests "$2" >"$work/load.$1.tests" ||
 	     [ ! -s "$work/load.$1.tests" ]; then
-		printf '%s: no selected: line, or it names no test\n' "$2" \
+		printf '%s: no selected: line, or it names no test\n' "${3:-$2}" \
 			>"$work/load.$1.why"
 	else
 		: >"$work/load.$1.ok"
@@ -283,15 +284,37 @@ set_load_status() {	# k file
 }
 
 if [ -n "$check_mode" ]; then
-	k=0
+	# Each block of a file is a load, as bench-compare reads it: a
+	# file of several is checked whole, then each block on its own
+	# ($work/load.K.name says which).
+	k=0 j=0
 	for file in "$@"; do
+		j=$((j + 1))
 		k=$((k + 1))
-		set_load_status $k "$file"
-		if [ -e "$work/load.$k.ok" ]; then
-			why=$(same_instrument "$file" "of $file ") ||
-				usage_error "$why"
+		if ! results_check "$file" >"$work/load.$k.why"; then
+			set_load_path $k "$file"
+			continue
 		fi
+		k=$((k - 1))
+		blocks=$(results_split "$file" "$work/block.$j.")
+		b=0
+		while [ $b -lt "$blocks" ]; do
+			b=$((b + 1)) k=$((k + 1))
+			if [ "$blocks" = 1 ]; then
+				path=$file name=$file
+			else
+				path=$work/block.$j.$b
+				name="$file, block $b of $blocks"
+			fi
+			printf '%s.' "$name" >"$work/load.$k.name"
+			set_load_status $k "$path" "$name" checked
+			if [ -e "$work/load.$k.ok" ]; then
+				why=$(same_instrument "$path" "of $name ") ||
+					usage_error "$why"
+			fi
+		done
 	done
+	nloads=$k
 	ktap_print_header
 else
 	[ -r "$HERE/splat_patterns" ] ||
@@ -414,13 +437,19 @@ if [ -z "$check_mode" ]; then
 	done
 fi
 
-# Where the current check's load is: F its results file, U the unit of
+# Where the current check's load is: F its results file, N what to call
+# it (-c: the file, and its block if it holds several), U the unit of
 # its cycle fields, LABEL what its KTAP lines start with.
 use_load() {	# k
 	[ "${L:-}" = "$1" ] && return
 	L=$1
 	F=$(cat "$work/load.$1.path")
 	F=${F%.}
+	N=$F
+	if [ -e "$work/load.$1.name" ]; then
+		N=$(cat "$work/load.$1.name")
+		N=${N%.}
+	fi
 	U=cycles ACCEL= PARAMS= CONFIG= STATS= IDX=$work/idx.$1
 	if [ -e "$work/load.$1.ok" ]; then
 		U=$(unit_of "$F")
@@ -429,14 +458,14 @@ use_load() {	# k
 		CONFIG=$(results_header "$F" config)
 		STATS=$(results_header "$F" page_pool_stats)
 		[ -d "$IDX" ] || { mkdir "$IDX" &&
-			results_split "$F" "$IDX" "$TEST_FIELDS" "$CPU_FIELDS"; }
+			results_index "$F" "$IDX" "$TEST_FIELDS" "$CPU_FIELDS"; }
 	fi
 	LABEL=
 	[ "$nloads" -gt 1 ] && LABEL="load $1 of $nloads: "
 }
 
 # The fields of one test the checks read: T_<field>, and T_kind "test"
-# or "skip" (empty: neither line), from the load's index (results_split)
+# or "skip" (empty: neither line), from the load's index (results_index)
 # and read in the shell: a process a field would cost, in a guest, more
 # than the test's run.
 use_test() {	# test
@@ -494,14 +523,14 @@ result() {	# description command...
 
 check_load() {
 	if [ -n "$check_mode" ]; then
-		desc="results file is whole ($F)"
+		desc="results file is whole ($N)"
 	else
 		desc="$MODULE loads with: ${params:-defaults}"
 	fi
 	if [ ! -e "$work/load.$L.ok" ]; then
 		fail "$desc"
-		ktap_print_lines "$work/load.$L.why"
-		[ -r "$work/load.$L.dmesg" ] && ktap_print_lines "$work/load.$L.dmesg"
+		ktap_print_lines <"$work/load.$L.why"
+		[ -r "$work/load.$L.dmesg" ] && ktap_print_lines <"$work/load.$L.dmesg"
 		return
 	fi
 	pass "$desc"

@@ -96,6 +96,9 @@ static __always_inline u64 time_bench_read_cycles(void)
 void time_bench_apply_defaults(const struct time_bench_suite *s);
 int time_bench_check_params(const struct time_bench_suite *s);
 int time_bench_select(const struct time_bench_suite *s);
+/* The longest test name the results file's readers take */
+#define TIME_BENCH_NAME_MAX	64
+
 int time_bench_check_table(const struct time_bench_suite *s);
 
 /* time_bench_cpus.c: the hooks of TIME_BENCH_CPUS_CONTEXT() */

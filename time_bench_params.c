@@ -6,6 +6,7 @@
  */
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
@@ -219,6 +220,26 @@ static int time_bench_check_relations(const struct time_bench_suite *s,
 	return 0;
 }
 
+/*
+ * A test name is 1 to TIME_BENCH_NAME_MAX letters, digits, '_' and '-':
+ * what the results file's readers take (doc/output.rst), and what a
+ * tests= word, a selected: list and a KTAP line carry as they are.
+ */
+static int time_bench_check_name(const struct time_bench_suite *s,
+				 const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+			break;
+	if (len && len <= TIME_BENCH_NAME_MAX && i == len)
+		return 0;
+	tb_err(s, "test name '%s' is not 1 to %d letters, digits, _ and -\n",
+	       name, TIME_BENCH_NAME_MAX);
+	return -EINVAL;
+}
+
 int time_bench_check_table(const struct time_bench_suite *s)
 {
 	unsigned int i;
@@ -227,7 +248,8 @@ int time_bench_check_table(const struct time_bench_suite *s)
 	for (i = 0; !ret && i < s->nr_tests; i++) {
 		const struct time_bench_test *t = &s->tests[i];
 
-		ret = time_bench_check_relations(s, t->name, t->cheaper_than) ?:
+		ret = time_bench_check_name(s, t->name) ?:
+		      time_bench_check_relations(s, t->name, t->cheaper_than) ?:
 		      time_bench_check_relations(s, t->name,
 						 t->narrowly_cheaper_than);
 	}

@@ -8,11 +8,8 @@
 # and busybox with its own awk, as in a guest) through the whole-file
 # check of results_lib.sh (results_check) and the kselftest wrapper's
 # -c: a bad file is refused by all, bench-compare and every
-# results_check naming the same FILE:LINE; a good one is read by all.
-# Prints KTAP.  One difference is left: bench-compare reads any
-# printable test name (its tests feed it hostile ones), the kselftest
-# only the module's (letters, digits, "_" and "-"), as it runs tests by
-# name.
+# results_check (as -c prints it under its "not ok" line) naming the
+# same FILE:LINE; a good one is read by all.  Prints KTAP.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DATA=$TOP/tests/wrapper_data
@@ -31,6 +28,20 @@ if command -v busybox >/dev/null; then
 		ln -s "$(command -v busybox)" "$dir/busybox/$tool" || exit 1
 	done
 fi
+
+# The data: tests/wrapper_data's files, and "small", icount's block cut
+# to its first test (small2 format2's), for the good cases that are not about a whole
+# file: the wrapper runs every check of a good file under sh, which
+# takes seconds for the 20 tests of a whole one.
+mkdir "$dir/data" || exit 1
+cp "$DATA"/*.results "$dir/data/" || exit 1
+LC_ALL=C awk '/^test: / && !t { t = $0 } /^selected: / { print "selected: for_loop"; next }
+	/^(test|skip|cpu):/ { next } /^end: / { print t; print "end: tests=1 skips=0"; next }
+	{ print }' "$DATA/icount.results" >"$dir/data/small.results" || exit 1
+# and small2, format2's cut to its first test (format 2 has no end:)
+LC_ALL=C awk '/^selected: / { print "selected: for_loop"; next }
+	/^test: / && !t { t = 1; print; next } /^(test|skip|cpu):/ { next }
+	{ print }' "$DATA/format2.results" >"$dir/data/small2.results" || exit 1
 
 # COMMAND under shell UNDER; busybox with its own tools first in PATH.
 under() {	# shell command...
@@ -66,74 +77,205 @@ bad	line-separator	icount	NR == 3 { print $0 "\342\200\250x"; next } { print }
 bad	bidi-isolate	format2	NR == 2 { print $0 "\342\201\246"; next } { print }
 bad	byte-order-mark	icount	NR == 2 { print $0 "\357\273\277"; next } { print }
 bad	arabic-letter-mark	icount	NR == 2 { print $0 "\330\234"; next } { print }
-good	utf8-text	icount	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
+bad	control-in-unknown-key	small	NR == 3 { print "later_key: a\001b" } { print }
+bad	escape-in-unknown-key	small	NR == 3 { print "later_key: \033[2J" } { print }
+bad	c1-in-unknown-key	small	NR == 3 { print "later_key: \302\233" } { print }
+bad	bidi-in-unknown-key	small	NR == 3 { print "later_key: a\342\200\256b" } { print }
+bad	key-without-blank	small	NR == 2 { sub(/: /, ":") } { print }
+bad	test-key-without-blank	small	FIRST { sub(/: /, ":") } { print }
+bad	format-key-without-blank	small	NR == 1 { sub(/: /, ":") } { print }
+bad	unknown-key-without-blank	small	NR == 3 { print "later_key:x" } { print }
+bad	name-with-dot	small	FIRST { sub(/name=for_loop/, "name=for.loop") } { print }
+bad	name-with-bar	small	FIRST { sub(/name=for_loop/, "name=for|loop") } { print }
+bad	name-not-ascii	small	FIRST { sub(/name=for_loop/, "name=caf\303\251") } { print }
+bad	name-of-65-bytes	small	FIRST { sub(/name=for_loop/, "name=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx") } { print }
+good	name-of-64-bytes	small	{ sub(/for_loop/, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"); print }
+bad	selected-name	small	/^selected:/ { print $0 ",a.b"; next } { print }
+bad	selected-empty-name	small	/^selected:/ { print $0 ",,lock"; next } { print }
+bad	skip-name	small	/^end:/ { print "skip: name=a.b run_flags_bit=1 wanted_context=process reason=x"; print "end: tests=1 skips=1"; next } { print }
+bad	skip-without-reason	small	/^end:/ { print "skip: name=lock run_flags_bit=0 wanted_context=process"; print "end: tests=1 skips=1"; next } { print }
+bad	skip-empty-reason	small	/^end:/ { print "skip: name=lock run_flags_bit=0 reason="; print "end: tests=1 skips=1"; next } { print }
+good	skip-line	small	/^selected:/ { print $0 ",lock"; next } /^end:/ { print "skip: name=lock run_flags_bit=0 wanted_context=process reason=not on this kernel: a=b"; print "end: tests=1 skips=1"; next } { print }
+bad	cpu-key-twice	icount	/^cpu:/ { print $0 " cpu=3"; next } { print }
+bad	cpu-name	icount	/^cpu:/ { sub(/name=[^ ]*/, "name=a.b") } { print }
+bad	key-with-capital	small	FIRST { print $0 " Foo=1"; next } { print }
+bad	key-digit-first	small	FIRST { print $0 " 9a=1"; next } { print }
+bad	key-with-dash	small	FIRST { print $0 " fo-o=1"; next } { print }
+bad	empty-value	small	FIRST { print $0 " foo="; next } { print }
+bad	empty-key	small	FIRST { print $0 " =1"; next } { print }
+bad	name-twice	small	FIRST { sub(/name=for_loop/, "name=for_loop name=for_loop") } { print }
+bad	unknown-key-twice	small	FIRST { print $0 " foo=1 foo=2"; next } { print }
+good	value-with-equals	small	FIRST { print $0 " foo==1"; next } { print }
+bad	prof-in-format3	small	FIRST { print; print "prof: name=for_loop windows=1"; next } { print }
+bad	format-version-5	small	NR == 1 { sub(/3$/, "5") } { print }
+bad	format-version-03	small	NR == 1 { sub(/3$/, "03") } { print }
+bad	accel-unknown	small	/^accel:/ { print "accel: qemu"; next } { print }
+bad	accel-missing	small	/^accel:/ { next } { print }
+bad	clock-missing	small	/^clock:/ { next } { print }
+bad	end-missing	small	/^end:/ { next } { print }
+bad	end-missing-blank-after	small	/^end:/ { print ""; next } { print } END { print "" }
+bad	end-extra-word	small	/^end:/ { print $0 " more=1"; next } { print }
+bad	end-words-swapped	small	/^end:/ { print "end: skips=0 tests=1"; next } { print }
+good	end-line-in-format2	small2	{ print } END { print "end: tests=99 skips=0" }
+good	two-blocks	small	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) print l[i] }
+good	format2-then-3	small2	{ print } END { while ((getline l <ENVIRON["SMALL"]) > 0) { sub(/^clock: instructions$/, "clock: cycles", l); print l } }
+bad	first-block-cut	small	{ l[NR] = $0 } /^end:/ { next } { print } END { for (i = 1; i <= NR; i++) print l[i] }
+bad	second-block-cut	small	{ l[NR] = $0; print } END { for (i = 1; i < NR; i++) print l[i] }
+bad	second-block-bad-line	small	{ l[NR] = $0; print } END { print l[1]; print "hello"; for (i = 2; i <= NR; i++) print l[i] }
+bad	second-block-other-format	small	{ l[NR] = $0; print } END { print "format: other_module 3"; for (i = 2; i <= NR; i++) print l[i] }
+bad	second-block-duplicate-test	small	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) { if (l[i] ~ /^test:/) print l[i]; print l[i] } }
+bad	test-field-missing	small	FIRST { sub(/ ns=[0-9]*/, "") } { print }
+bad	test-last-field-missing	small	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
+good	format2-field-missing	small2	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
+bad	line-over-64k	small	NR == 3 { printf "later_key: "; for (i = 11; i <= 65536; i++) printf "x"; print "y" } { print }
+good	line-of-64k	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y" } { print }
+bad	line-of-64k-and-cr	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y\r" } { print }
+good	blank-lines-first	small	NR == 1 { print ""; print "  " } { print }
+good	utf8-text	small	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }
-good	blank-lines	icount	FIRST { print ""; print "   " } { print }
-good	unknown-key	icount	NR == 2 { print "later_key: a header line of a later version" } { print }
-good	crlf	icount	{ print $0 "\r" }
+good	blank-lines	small	FIRST { print ""; print "   " } { print }
+good	unknown-key	small	NR == 2 { print "later_key: a header line of a later version" } { print }
+good	crlf	small	{ print $0 "\r" }
 '
 
-# FILE:LINE of the first line a reader said, or nothing.
+# FILE:LINE of the first line a reader said, or nothing, in $at; read
+# without a process, as it runs for every case.
 where() {	# file
-	sed -n '1s/^\(bench-compare: \)\{0,1\}\([^ ]*:[0-9]*\):.*/\2/p' "$1"
+	at=
+	IFS= read -r at <"$1" || [ -n "$at" ] || return 0
+	at=${at#bench-compare: }
+	case $at in
+	*": "*) at=${at%%: *} ;;
+	*) at= ;;
+	esac
+	case ${at##*:} in
+	'' | *[!0-9]*) at= ;;
+	esac
 }
 
-check_case() {	# verdict name data program
-	f=$dir/$2-$3.results
-	LC_ALL=C awk "BEGIN { first = 1 } { FIRST = 0 }
+# The case files, K.results in $dir for case K, and bench-compare's
+# verdict on each.  Each other reader then reads them all in one run
+# per shell, as starting a shell and the wrapper costs more than their
+# checks; the files are named from $dir, so that their names are words
+# whatever TMPDIR holds.
+cd "$dir" || exit 1
+tab=$(printf '\t')
+printf '%s' "$CASES" | grep . >"$dir/cases"
+k=0
+: >"$dir/bad" && : >"$dir/good" || exit 1
+while IFS=$tab read -r verdict name data program; do
+	k=$((k + 1))
+	f=$k.results
+	SMALL=$dir/data/small.results LC_ALL=C awk "BEGIN { first = 1 } { FIRST = 0 }
 		/^test: / && first { FIRST = 1; first = 0 }
-		$4" "$DATA/$3.results" >"$f"
-	"$COMPARE" "$f" "$f" </dev/null >/dev/null 2>"$dir/compare.err"
-	c_rc=$?
-	c_at=$(where "$dir/compare.err")
+		$program" "$dir/data/$data.results" >"$f" || exit 1
+	"$COMPARE" "$f" "$f" </dev/null >/dev/null 2>"$f.compare"
+	printf '%s\n' $? >"$f.compare.rc"
+	printf '%s\n' "$f" >>"$dir/$verdict"
+done <"$dir/cases"
+
+# Under each shell: the bad files through -c, whose refusal of a file
+# is the line results_check said, and the good ones through
+# results_check; under sh, the good ones through -c too: a good file
+# passes every check the wrapper has (a minute of them under three
+# shells).
+for u in $SHELLS; do
+	# shellcheck disable=SC2016,SC2046 # for the shell started; K.results
+	under "$u" -c '. "$1/results_lib.sh" || exit 1
+		u=$2
+		shift 2
+		for f; do
+			results_check "$f" </dev/null >"$f.check.$u" 2>&1
+			printf "%s\n" $? >"$f.check.$u.rc"
+		done' sh "$TOP" "$u" $(cat "$dir/good")
+	lists=bad
+	[ "$u" = sh ] && lists="bad good"
+	for list in $lists; do
+		[ -s "$dir/$list" ] || continue
+		# shellcheck disable=SC2046 # the names are K.results
+		under "$u" "$TOP/test_bench_page_pool.sh" -c $(cat "$dir/$list") \
+			</dev/null >"$dir/wrapper.$list.$u" 2>&1
+	done
+done
+
+# What -c said of each FILE in its run over LIST, into FILE.said.LIST.U:
+# "ok", or "not ok" and the FILE:LINE of the line under it
+# (results_check's, as the wrapper prints it).  A file of several blocks
+# is several loads, "FILE, block B of N": "ok" if each one is.  One awk
+# per run, as one per case and shell cost more than the readers.
+for u in $SHELLS; do
+	for list in bad good; do
+		[ -e "wrapper.$list.$u" ] || continue
+		W_SUFFIX=.said.$list.$u awk '
+		said && index($0, "# ") == 1 {
+			if (!(file in at) && match($0, /^# [^ ]*:[0-9]+:/))
+				at[file] = substr($0, 3, RLENGTH - 3)
+		}
+		{ said = 0 }
+		match($0, /results file is whole \([^ ,)]*/) {
+			file = substr($0, RSTART + 23, RLENGTH - 23)
+			if (!(file in verdict) || $1 == "not")
+				verdict[file] = $1 == "not" ? "not ok" : "ok"
+			said = $1 == "not"
+		}
+		END {
+			for (f in verdict) {
+				out = f ENVIRON["W_SUFFIX"]
+				print verdict[f] (f in at ? " " at[f] : "") >out
+				close(out)
+			}
+		}' "wrapper.$list.$u"
+	done
+done
+
+# $w: what -c said of FILE over LIST (above), or nothing.
+whole() {	# list shell file
+	w=
+	[ -e "$3.said.$1.$2" ] || return 0
+	IFS= read -r w <"$3.said.$1.$2"
+}
+
+check_case() {	# k verdict
+	f=$1.results
+	read -r c_rc <"$f.compare.rc"
+	where "$f.compare"
+	c_at=$at
 	c_ok=0
-	if [ "$1" = bad ]; then
-		[ $c_rc = 2 ] && [ -n "$c_at" ] || c_ok=1
+	if [ "$2" = bad ]; then
+		[ "$c_rc" = 2 ] && [ -n "$c_at" ] || c_ok=1
 	else
-		[ $c_rc = 0 ] || c_ok=1
+		[ "$c_rc" = 0 ] || c_ok=1
 	fi
 	said="bench-compare exit $c_rc ${c_at:-}"
 	for u in $SHELLS; do
-		under "$u" -c '. "$1/results_lib.sh" && results_check "$2"' \
-			sh "$TOP" "$f" </dev/null >"$dir/check.err" 2>&1
-		r_rc=$?
-		# a good file passes every check the wrapper has (a minute
-		# of them under three shells): sh's run says it is read
-		w_rc=-
-		: >"$dir/wrapper.out"
-		if [ "$1" = bad ] || [ "$u" = sh ]; then
-			under "$u" "$TOP/test_bench_page_pool.sh" -c "$f" \
-				</dev/null >"$dir/wrapper.out" 2>&1
-			w_rc=$?
+		if [ "$2" = bad ]; then
+			whole bad "$u" "$f"
+			said="$said; $u: -c ${w:-nothing}"
+			[ "$w" = "not ok $c_at" ] || c_ok=1
+			continue
 		fi
-		r_at=$(where "$dir/check.err")
-		whole=0
-		grep -q '^not ok [0-9]* results file is whole' "$dir/wrapper.out" ||
-			whole=1
-		said="$said; $u: results_check $r_rc ${r_at:-}, -c $w_rc"
-		if [ "$1" = bad ]; then
-			[ $r_rc = 1 ] && [ $w_rc = 1 ] && [ "$c_at" = "$r_at" ] &&
-				[ $whole = 0 ] || c_ok=1
-		else
-			# the wrapper's checks may fail on a file written for
-			# them to (format2's): it must not refuse the file
-			[ $r_rc = 0 ] && [ $whole = 1 ] || c_ok=1
-		fi
+		read -r r_rc <"$f.check.$u.rc"
+		where "$f.check.$u"
+		w=-
+		[ "$u" = sh ] && whole good sh "$f"
+		said="$said; $u: results_check $r_rc ${at:-}, -c ${w:-nothing}"
+		# the wrapper's checks may fail on a file written for them
+		# to (format2's): it must not refuse the file
+		[ "$r_rc" = 0 ] && { [ "$w" = ok ] || [ "$w" = - ]; } || c_ok=1
 	done
-	ktap_print_msg "$2 ($3): $said"
+	ktap_print_msg "$name ($data): $said"
 	return $c_ok
 }
 
 ktap_print_header
-ktap_set_plan "$(printf '%s' "$CASES" | grep -c .)"
-tab=$(printf '\t')
-printf '%s' "$CASES" >"$dir/cases"
+ktap_set_plan "$(wc -l <"$dir/cases" | tr -d ' ')"
+k=0
 while IFS=$tab read -r verdict name data program; do
-	[ -n "$verdict" ] || continue
+	k=$((k + 1))
 	what="refused by every reader at the same line"
 	[ "$verdict" = good ] && what="read by every reader"
-	check_case "$verdict" "$name" "$data" "$program"
+	check_case $k "$verdict"
 	ktap_test_result "$name ($data): $what" test $? = 0
 done <"$dir/cases"
 ktap_finished

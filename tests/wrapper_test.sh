@@ -166,15 +166,25 @@ is "results_check: a format-2 file has no end: line to check" "" \
 	results_check "$DATA/format2.results"
 cut=$(variant cut.results '/^end:/d')
 is "results_check: format 3 without end: is cut" \
-	"$cut:37: no end: line: the block is cut" results_check "$cut"
+	"$cut:1: no end: line: the block is cut" results_check "$cut"
 short=$(variant short.results '/name=lock /d')
 is "results_check: end: counts that disagree" \
 	"$short:37: end: says tests=20 skips=0, the block has tests=19 skips=0: lines are missing" \
 	results_check "$short"
 cat "$ICOUNT" "$ICOUNT" >"$dir/twice.results"
-is "results_check: one block per file" \
-	"$dir/twice.results:39: a second results block: give one load per file" \
-	results_check "$dir/twice.results"
+is "results_check: a file of two blocks is whole, as bench-compare reads it" \
+	"" results_check "$dir/twice.results"
+is "results_check_load: one block, for the readers of one load" \
+	"$dir/twice.results:39: a second results block: this reader takes one load" \
+	results_check_load "$dir/twice.results"
+is "results_blocks, results_split: two blocks, each as it was" "2 2" \
+	eval 'printf "%s %s" "$(results_blocks "$dir/twice.results")" \
+		"$(results_split "$dir/twice.results" "$dir/block.")"
+		cmp -s "$dir/block.1" "$ICOUNT" && cmp -s "$dir/block.2" "$ICOUNT" ||
+		printf " not the blocks"'
+expect_ktap "-c: each block of a file is a load, every check on each" \
+	0 0 '^ok 87 load 2 of 2: results file is whole \(.*/twice\.results, block 2 of 2\)$' \
+	-c "$dir/twice.results"
 printf 'format: bench_page_pool_simple 3\nkernel: a\000b\n' >"$dir/nul.results"
 is "results_check: a NUL byte" \
 	"$dir/nul.results:2: control character in the line" \
@@ -279,8 +289,11 @@ expect "a baseline that cannot be read: exit 1" 1 \
 	'cannot read baseline file /nonexistent' \
 	sh "$WRAPPER" -d /nonexistent -b /nonexistent -p 5
 expect "a baseline cut short: usage error naming FILE:LINE, exit 1" 1 \
-	"baseline $cut:37: no end: line: the block is cut" \
+	"baseline $cut:1: no end: line: the block is cut" \
 	sh "$WRAPPER" -d /nonexistent -b "$cut" -p 5
+expect "a baseline of two loads: usage error naming the second's format: line, exit 1" 1 \
+	"baseline $dir/twice.results:39: a second results block: this reader takes one load" \
+	sh "$WRAPPER" -d /nonexistent -b "$dir/twice.results" -p 5
 expect "a baseline with a bad cycles_min: usage error naming FILE:LINE, exit 1" 1 \
 	"baseline $badnum:18: test: lock has no cycles_min=NUMBER" \
 	sh "$WRAPPER" -d /nonexistent -b "$badnum" -p 5

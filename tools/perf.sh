@@ -67,7 +67,7 @@ if [ "$PROFILE" = 1 ]; then
 	say "the exact profile of $TEST on $KERNEL_RELEASE"
 	guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$mods" "$tmp/payload.sh" \
 		"$OUT" || guest_failed $? "$OUT" "the guest run failed"
-	why=$(results_check "$OUT/perf.results") ||
+	why=$(results_check_load "$OUT/perf.results") ||
 		die "the guest's results file is not whole: $why"
 	profile_merge "$OUT/profile.raw" "$OUT/perf.results" \
 		"$OUT/perf.kallsyms" || die "no profile (above)"

@@ -191,7 +191,7 @@ profile_merge() {	# raw results kallsyms [results kallsyms]...
 		p_k=$((p_k + 1))
 		p_res=$1 p_syms=$2
 		shift 2
-		why=$(results_check "$p_res") || { say "$why"; return 2; }
+		why=$(results_check_load "$p_res") || { say "$why"; return 2; }
 		why=$(results_strict_awk "$p_raw" "$__PROFILE_RAW" \
 			SECTION=$p_k SECTIONS=$p_sections OUT="$p_tmp/sec") ||
 			{ say "$why"; return 2; }

@@ -58,7 +58,7 @@ guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$GUEST_MODS" \
 results=$out/run.results
 # The guest's file is read as untrusted text, its words never globbed.
 set -f
-why=$(results_check "$results") ||
+why=$(results_check_load "$results") ||
 	die "the guest's results file is not whole: $why; console log: $out/console.log"
 if [ "$PROFILE" = 1 ]; then
 	profile_merge "$out/profile.raw" "$results" "$out/run.kallsyms" ||

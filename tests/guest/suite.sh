@@ -169,7 +169,7 @@ reference_load() {
 		dma_mapped=$(grep -c "$MODULE" $DMA_API/dump)
 		dma_errors=$(($(cat $DMA_API/error_count) - dma_errors))
 	fi
-	why=$(results_check $REFERENCE) || { echo "#   $why"; return 1; }
+	why=$(results_check_load $REFERENCE) || { echo "#   $why"; return 1; }
 	[ -n "$(results_tests $REFERENCE)" ]
 }
 
@@ -329,8 +329,8 @@ collect_check() {
 	echo "#   plan $plan: $one checks of load 1 and $two of load 2 passed, then the kernel log's"
 	[ "$one" -gt 1 ] && [ "$one" = "$two" ] &&
 		[ "$plan" = $((one + two + 1)) ] &&
-		results_check $LOADS/load-01.results &&
-		results_check $LOADS/load-02.results &&
+		results_check_load $LOADS/load-01.results &&
+		results_check_load $LOADS/load-02.results &&
 		[ -s $LOADS/load-02.dmesg ] && [ ! -e $LOADS/load-03.results ]
 }
 

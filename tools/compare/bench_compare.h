@@ -52,6 +52,7 @@
 /* The most decimals a value is written with (and shown with) */
 #define VALUE_DECIMALS_MAX	99
 #define ECHO_MAX		40	/* input shown in an error, at most */
+#define TEST_NAME_MAX		64	/* bytes of a test name, at most */
 #define ENV_LIST_MAX		8	/* values of a key listed per side */
 #define RESULTS_SUFFIX		".results"	/* the loads in a directory */
 /*

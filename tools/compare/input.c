@@ -9,7 +9,8 @@
  *
  * Input is hostile until parsed: every line the parsers read must be
  * complete (a newline at its end), hold no NUL byte and nothing that a
- * terminal would obey, and test names are printable ASCII. Anything
+ * terminal would obey, and test names are 1 to TEST_NAME_MAX letters,
+ * digits, "_" and "-". Anything
  * else is an error naming FILE:LINE, and any error means no table.
  *
  * Layer: above the parsers. It opens files and directories, reads their

@@ -90,16 +90,31 @@ bool data_line_ok(struct parse_ctx *ctx, const char *line, const char *what)
 	return false;
 }
 
-/* Test names are printable ASCII; false, reported, if @name is not. */
+/*
+ * A test name is 1 to TEST_NAME_MAX letters, digits, "_" and "-", as
+ * the module's are (results_lib.sh's name_ok() says the same); false,
+ * reported, if @name is not.
+ */
 bool name_ok(struct parse_ctx *ctx, const char *name, size_t len)
 {
 	const char *bad = find_nonname(name, len);
 
-	if (!bad)
-		return true;
-	parse_error(ctx, "test name holds a non-printable byte 0x%02x",
-		    (unsigned char)*bad);
-	return false;
+	if (!len) {
+		parse_error(ctx, "empty test name");
+		return false;
+	}
+	if (bad) {
+		parse_error(ctx, "test name holds the byte 0x%02x: %s",
+			    (unsigned char)*bad,
+			    "a test name is letters, digits, _ and -");
+		return false;
+	}
+	if (len > TEST_NAME_MAX) {
+		parse_error(ctx, "test name of %zu bytes: at most %d",
+			    len, TEST_NAME_MAX);
+		return false;
+	}
+	return true;
 }
 
 /* Opens a new load of this file's side; returns 1 + its index. */

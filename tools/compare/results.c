@@ -25,6 +25,10 @@
 
 #define FORMAT_MAX	4
 
+/* The bytes of a key: "KEY:" lines and the keys of key=value fields. */
+#define KEY_HEAD	"abcdefghijklmnopqrstuvwxyz_"
+#define KEY_CHARS	KEY_HEAD "0123456789"
+
 enum test_field {
 	F_NAME,
 	F_RUN_FLAGS_BIT,
@@ -93,6 +97,8 @@ enum header_kind {
 	HDR_TEXT,
 	HDR_WORDS,
 	HDR_CLOCK,
+	HDR_ACCEL,
+	HDR_SELECTED,
 };
 
 static const struct {
@@ -102,13 +108,14 @@ static const struct {
 	{ "kernel", HDR_TEXT },
 	{ "cpu_model", HDR_TEXT },
 	{ "clock", HDR_CLOCK },
-	{ "accel", HDR_TEXT },
+	{ "accel", HDR_ACCEL },
 	{ "cmdline", HDR_TEXT },
 	{ "params", HDR_WORDS },
 	{ "config", HDR_WORDS },
 	{ "runtime", HDR_WORDS },
 	{ "platform", HDR_WORDS },
 	{ "mitigations", HDR_WORDS },
+	{ "selected", HDR_SELECTED },
 };
 
 /*
@@ -255,6 +262,11 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 	close_block(ctx);
 	ctx->res.format = -1;
 	ctx->res.line = ctx->lineno;
+	if (*s != ' ' && *s != '\t') {
+		parse_error(ctx, "bad format line: expected \"format: %s N\"",
+			    name);
+		return;
+	}
 	s += strspn(s, " \t");
 	len = strcspn(s, " \t");
 	num = s + len + strspn(s + len, " \t");
@@ -266,8 +278,8 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 		return;
 	}
 	s = num;
-	if (scan_ull(&s, &v) <= 0 || s != num + len || v < 1 ||
-	    v > FORMAT_MAX) {
+	/* one digit, as the module writes it: "03" is no version */
+	if (len != 1 || scan_ull(&s, &v) <= 0 || v < 1 || v > FORMAT_MAX) {
 		parse_error(ctx,
 			    "unsupported results format version %.*s (supported: 1 to %d)",
 			    len > ECHO_MAX ? ECHO_MAX : (int)len, num,
@@ -276,6 +288,21 @@ static void parse_format(struct parse_ctx *ctx, const char *s)
 	}
 	ctx->res.format = (int)v;
 	ctx->res.load = new_load(ctx);
+}
+
+/* The @n bytes at @s without the blanks around them: *@len from the start */
+static const char *trimmed_span(const char *s, size_t n, size_t *len)
+{
+	size_t lead = strspn(s, " \t");
+
+	if (lead > n)
+		lead = n;
+	s += lead;
+	n -= lead;
+	while (n && strchr(" \t", s[n - 1]))
+		n--;
+	*len = n;
+	return s;
 }
 
 /* The rest of the line @s, trimmed: its start, *@len bytes. */
@@ -315,6 +342,45 @@ static void parse_clock(struct parse_ctx *ctx, const char *s)
 	}
 	parse_error(ctx, "unknown clock '%s': instructions or cycles",
 		    echo(s).s);
+}
+
+/* "accel: none|kvm|tcg|other": how the guest ran, if it was one. */
+static void parse_accel(struct parse_ctx *ctx, const char *s)
+{
+	static const char * const names[] = { "none", "kvm", "tcg", "other" };
+	size_t i, len;
+
+	s = trimmed(s, &len);
+	ctx->res.has_accel = true;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (len == strlen(names[i]) && !strncmp(s, names[i], len)) {
+			env_add(ctx->set, &ctx->env, "accel", s, len);
+			return;
+		}
+	}
+	parse_error(ctx, "unknown accel '%s': none, kvm, tcg or other",
+		    echo(s).s);
+}
+
+/*
+ * "selected: A,B,...": the tests of the load, each a test name, blanks
+ * around it aside; nothing but blanks names none.
+ */
+static void parse_selected(struct parse_ctx *ctx, const char *s)
+{
+	size_t len;
+
+	if (!s[strspn(s, " \t")])
+		return;
+	for (;;) {
+		const char *name = trimmed_span(s, strcspn(s, ","), &len);
+
+		if (!name_ok(ctx, name, len))
+			return;
+		s += strcspn(s, ",");
+		if (!*s++)
+			return;
+	}
 }
 
 /* "config: k=v k=v": each k=v is key PREFIX.k; other words are ignored. */
@@ -359,6 +425,10 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 			return true;
 		if (headers[i].kind == HDR_CLOCK)
 			parse_clock(ctx, line + len + 1);
+		else if (headers[i].kind == HDR_ACCEL)
+			parse_accel(ctx, line + len + 1);
+		else if (headers[i].kind == HDR_SELECTED)
+			parse_selected(ctx, line + len + 1);
 		else if (headers[i].kind == HDR_WORDS)
 			parse_env_words(ctx, headers[i].key, line + len + 1);
 		else
@@ -366,6 +436,91 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 		return true;
 	}
 	return false;
+}
+
+/* A key of a key=value word, for finding one given twice. */
+struct word_key {
+	const char *s;
+	size_t len;
+};
+
+static int cmp_word_key(const void *a, const void *b)
+{
+	const struct word_key *p = a, *q = b;
+	int c = memcmp(p->s, q->s, p->len < q->len ? p->len : q->len);
+
+	return c ? c : (p->len > q->len) - (p->len < q->len);
+}
+
+/* Whether two of the @nr keys at @keys are one; false, reported, if so. */
+static bool keys_once(struct parse_ctx *ctx, struct word_key *keys, size_t nr)
+{
+	size_t i;
+
+	qsort(keys, nr, sizeof(*keys), cmp_word_key);
+	for (i = 1; i < nr; i++) {
+		if (!cmp_word_key(&keys[i - 1], &keys[i])) {
+			parse_error(ctx, "field %.*s= given twice",
+				    (int)keys[i].len, keys[i].s);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The words of a test:, skip:, cpu:, prof: or prof_fn: line @s (after
+ * its @kind): "name=TEST" first, then "key=value" words, a key of a-z,
+ * 0-9 and _ (not a digit first) and a value of at least one byte, no key
+ * twice; a skip: line ends in "reason=TEXT", the rest of the line.
+ * results_lib.sh's results_check() judges the same. False, reported, if
+ * the line is none of these.
+ */
+static bool words_ok(struct parse_ctx *ctx, const char *kind, const char *s)
+{
+	bool skip = !strcmp(kind, "skip:"), reason = false, ok = true;
+	struct word_key *keys = NULL;
+	size_t nr = 0, cap = 0, len, key;
+
+	s += strspn(s, " \t");
+	len = strcspn(s, " \t");
+	if (len < 5 || strncmp(s, "name=", 5)) {
+		parse_error(ctx, "%s line without name=TEST first", kind);
+		return false;
+	}
+	if (!name_ok(ctx, s + 5, len - 5))
+		return false;
+	for (key = 4;; key = strspn(s, KEY_HEAD) ? strspn(s, KEY_CHARS) : 0) {
+		if (!key || key + 1 >= len || s[key] != '=') {
+			parse_error(ctx, "malformed field '%.*s': %s",
+				    len > ECHO_MAX ? ECHO_MAX : (int)len, s,
+				    "expected key=value (a key of a-z, 0-9 and _, a value)");
+			ok = false;
+			break;
+		}
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 32;
+			keys = xrealloc(keys, cap * sizeof(*keys));
+		}
+		keys[nr].s = s;
+		keys[nr++].len = key;
+		s += len;
+		s += strspn(s, " \t");
+		len = strcspn(s, " \t");
+		if (!len)
+			break;
+		if (skip && len > 7 && !strncmp(s, "reason=", 7)) {
+			reason = true;
+			break;
+		}
+	}
+	if (ok && skip && !reason) {
+		parse_error(ctx, "skip: line without reason=");
+		ok = false;
+	}
+	ok = ok && keys_once(ctx, keys, nr);
+	free(keys);
+	return ok;
 }
 
 /*
@@ -613,11 +768,7 @@ static bool in_block(struct parse_ctx *ctx, const char *what)
 		parse_error(ctx, "%s line before any format: line", what);
 		return false;
 	}
-	if (ctx->res.ended) {
-		parse_error(ctx, "%s line after the end: line of its block",
-			    what);
-		return false;
-	}
+	/* after its end: line, block_line() refused it */
 	return ctx->res.format > 0;
 }
 
@@ -630,6 +781,8 @@ static void parse_test(struct parse_ctx *ctx, char *s)
 	if (!in_block(ctx, "test:"))
 		return;
 	ctx->res.tests++;
+	if (!words_ok(ctx, "test:", s))
+		return;
 	if (ctx->res.prof_started) {
 		parse_error(ctx,
 			    "test: line after the block's prof: lines (format 4 profiles follow every test: line)");
@@ -644,9 +797,9 @@ static void parse_test(struct parse_ctx *ctx, char *s)
 
 /*
  * Whether a line of the profile is read here: in a format 4 block, up
- * to its end: line. After that line, and in format 3, which is whole
- * without them (a tool wrote them without saying format 4), they would
- * be lost unread: errors. A bad block's are not read either. Formats 1
+ * to its end: line (block_line() refuses any line after it). In format
+ * 3, which is whole without them (a tool wrote them without saying
+ * format 4), they would be lost unread: errors. A bad block's are not read either. Formats 1
  * and 2 have no end: line, so what follows their blocks may be any log:
  * there, as outside blocks, they are no results lines (results_line()).
  */
@@ -656,11 +809,6 @@ static bool prof_in_block(struct parse_ctx *ctx, const char *what)
 
 	if (b->format < 3)
 		return false;
-	if (b->ended) {
-		parse_error(ctx, "%s line after the end: line of its block",
-			    what);
-		return false;
-	}
 	if (b->format == 3) {
 		parse_error(ctx, "%s line in a format 3 block (profiles come with format 4)",
 			    what);
@@ -920,7 +1068,8 @@ static bool take_prof(struct parse_ctx *ctx, char *s, bool fn,
 	double count[NR_PROF_COUNTS];
 	struct bench_test *t;
 
-	if (!split_words(ctx, s, prof_fields, NR_PROF_FIELDS, val))
+	if (!words_ok(ctx, what, s) ||
+	    !split_words(ctx, s, prof_fields, NR_PROF_FIELDS, val))
 		return false;
 	*name = val[PF_NAME];
 	if (!val[PF_NAME] || !*val[PF_NAME]) {
@@ -985,29 +1134,26 @@ static void end_profile(struct parse_ctx *ctx)
 	}
 }
 
-/* The number of word "KEY=N" in the line @s; false if there is none. */
-static bool word_ull(const char *s, const char *key, unsigned long long *n)
+/* "KEY=N" at *@s, then blanks; false if it is not there. */
+static bool word_ull(const char **s, const char *key, unsigned long long *n)
 {
-	size_t klen = strlen(key);
+	const char *p = *s + strlen(key);
 
-	while (*(s += strspn(s, " \t"))) {
-		size_t len = strcspn(s, " \t");
-		const char *p = s + klen;
-
-		if (len > klen && !strncmp(s, key, klen) &&
-		    scan_ull(&p, n) > 0 && p == s + len)
-			return true;
-		s += len;
-	}
-	return false;
+	if (strncmp(*s, key, strlen(key)) || scan_ull(&p, n) <= 0 ||
+	    !strchr(" \t", *p))
+		return false;
+	*s = p + strspn(p, " \t");
+	return true;
 }
 
-/* "end: tests=T skips=S" closes a format 3 block that has as many. */
+/*
+ * "end: tests=T skips=S" closes a format 3 block that has as many, and
+ * its clock: and accel: lines.
+ */
 static void parse_end(struct parse_ctx *ctx, const char *s)
 {
-	static const char * const key[2] = { "tests=", "skips=" };
 	size_t have[2] = { ctx->res.tests, ctx->res.skips }, i;
-	unsigned long long n;
+	unsigned long long n[2];
 
 	env_close(ctx->set, &ctx->env, ctx->res.load);
 	end_profile(ctx);
@@ -1016,39 +1162,74 @@ static void parse_end(struct parse_ctx *ctx, const char *s)
 		parse_error(ctx, "format 3 block without a clock: line");
 		return;
 	}
+	if (!ctx->res.has_accel) {
+		parse_error(ctx, "format 3 block without an accel: line");
+		return;
+	}
+	s += strspn(s, " \t");
+	if (!word_ull(&s, "tests=", &n[0]) || !word_ull(&s, "skips=", &n[1]) ||
+	    *s) {
+		parse_error(ctx, "expected \"end: tests=N skips=N\"");
+		return;
+	}
 	for (i = 0; i < 2; i++) {
-		if (!word_ull(s, key[i], &n)) {
-			parse_error(ctx, "end: line without %sN", key[i]);
-			return;
-		}
-		if (n != have[i]) {
+		if (n[i] != have[i]) {
 			parse_error(ctx,
-				    "end: line says %s%llu, the block has %zu %s: lines (cut short?)",
-				    key[i], n, have[i], i ? "skip" : "test");
+				    "end: line says %s=%llu, the block has %zu %s: lines (cut short?)",
+				    i ? "skips" : "tests", n[i], have[i],
+				    i ? "skip" : "test");
 			return;
 		}
 	}
 }
 
 /*
- * Inside a block every line is a results line, and after its end: line
- * only a new block's format: line may come: any other is refused, as
- * the kselftest's reader refuses it, never read as a log line.  A line
- * "key: ..." of a key this version does not know is skipped inside a
- * block: header lines are only ever added.
+ * The length of the key of a "KEY: value" line @line: [a-z_]+, a colon,
+ * then a blank or the end of the line; 0 if @line is none.
  */
-static bool stray_line(struct parse_ctx *ctx, const char *line)
+static size_t line_key(const char *line)
 {
-	size_t key = strspn(line, "abcdefghijklmnopqrstuvwxyz_");
+	size_t key = strspn(line, KEY_HEAD);
 
-	if (ctx->res.format <= 0 || !line[strspn(line, " \t")])
+	if (!key || line[key] != ':' || !strchr(" \t", line[key + 1]))
+		return 0;
+	return key;
+}
+
+/*
+ * Inside a block every line is a results line: blank, or "KEY: value"
+ * from its first column, whole and printable whatever its key (one this
+ * version does not know too); after its end: line only a new block's
+ * format: line may come. Any other line is refused, as the kselftest's
+ * reader refuses it, never read as a log line. True if @line is one of
+ * the block's, read here (a key this version does not know is skipped:
+ * header lines are only ever added) or refused; false if it is to be
+ * read by its key.
+ */
+static bool block_line(struct parse_ctx *ctx, const char *line)
+{
+	if (ctx->res.format == 0 || !line[strspn(line, " \t")])
 		return false;
-	if (ctx->res.ended)
+	if (ctx->res.ended) {
+		if (starts(line, "format:"))
+			return false;
 		parse_error(ctx, "a line after the end: line");
-	else if (strchr(" \t", *line))
+	} else if (strchr(" \t", *line)) {
 		parse_error(ctx, "a line starting with a blank (a results line starts at its key)");
-	else if (!key || line[key] != ':')
+	} else if (!line_key(line)) {
 		parse_error(ctx, "expected a \"KEY: value\" line in a results block");
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* A line "KEY: ..." of a block that no parser read: skipped if whole. */
+static bool unknown_line(struct parse_ctx *ctx, const char *line)
+{
+	if (ctx->res.format <= 0 || ctx->res.ended)
+		return false;
+	data_line_ok(ctx, line, "results line");
 	return true;
 }
 
@@ -1058,6 +1239,8 @@ static bool stray_line(struct parse_ctx *ctx, const char *line)
  */
 bool results_line(struct parse_ctx *ctx, char *line)
 {
+	if (block_line(ctx, line))
+		return true;
 	if (starts(line, "format:")) {
 		if (data_line_ok(ctx, line, "format: line"))
 			parse_format(ctx, line + 7);
@@ -1070,8 +1253,16 @@ bool results_line(struct parse_ctx *ctx, char *line)
 	}
 	if (starts(line, "skip:")) {
 		if (data_line_ok(ctx, line, "skip: line") &&
-		    in_block(ctx, "skip:"))
+		    in_block(ctx, "skip:")) {
 			ctx->res.skips++;
+			words_ok(ctx, "skip:", line + 5);
+		}
+		return true;
+	}
+	/* a cross-CPU test's records: their words checked, never read */
+	if (starts(line, "cpu:") && ctx->res.format > 0) {
+		if (data_line_ok(ctx, line, "cpu: line"))
+			words_ok(ctx, "cpu:", line + 4);
 		return true;
 	}
 	if (starts(line, "end:") && ctx->res.format >= 3 && !ctx->res.ended) {
@@ -1095,7 +1286,7 @@ bool results_line(struct parse_ctx *ctx, char *line)
 			return true;
 		}
 	}
-	return parse_header(ctx, line) || stray_line(ctx, line);
+	return parse_header(ctx, line) || unknown_line(ctx, line);
 }
 
 /* The end of a file ends its block, and what it kept of it. */

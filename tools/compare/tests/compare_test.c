@@ -1035,8 +1035,9 @@ static void test_input_bounds(void)
 		   find_unprintable("a\x1b[m") &&
 		   find_unprintable("\xc2\x9b") && find_unprintable("\xff") &&
 		   find_unprintable("\xe0\x80\x80") &&
-		   find_nonname("caf\xc3\xa9", 5) && !find_nonname("a-b_c.1", 7),
-		   "find_unprintable: controls, C1 and bad UTF-8; names are ASCII");
+		   find_nonname("caf\xc3\xa9", 5) && !find_nonname("a-b_c1", 6) &&
+		   find_nonname("a.b", 3) && find_nonname("a|b", 3),
+		   "find_unprintable: controls, C1 and bad UTF-8; names are [A-Za-z0-9_-]");
 	KTAP_CHECK(find_unprintable("a\xe2\x80\xae.") && find_unprintable("a\xe2\x80\xa8") &&
 		   find_unprintable("\xe2\x80\xa9") && find_unprintable("\xe2\x80\x8e") &&
 		   find_unprintable("\xe2\x80\x8f") && find_unprintable("\xe2\x80\xaa") &&

@@ -7,11 +7,12 @@
 #
 # A file holds blocks, each from a "format:" line and each one load;
 # these functions read the first (results_split gives each its own
-# file, results_check_load refuses a second).  Lines are "KEY: value"; test:, skip: and cpu: lines are
-# "KIND: name=TEST key=value ...", where a skip: line's reason= takes
-# the rest of the line.  Unknown keys and lines are ignored: new ones are
-# only ever added.  Names and keys are compared as strings, never used
-# as patterns or as code (they reach awk through the environment).
+# file, results_check_load refuses a second).  Lines are "KEY: value";
+# test:, skip: and cpu: lines are "KIND: name=TEST key=value ...",
+# where a skip: line's reason= takes the rest of the line.  Unknown keys
+# and lines are ignored: new ones are only ever added.  Names and keys
+# are compared as strings, never used as patterns or as code (they reach
+# awk through the environment).
 #
 #   results_header FILE KEY          value of the KEY: line
 #   results_tests FILE               the selected: tests, one a line
@@ -319,7 +320,8 @@ __results_check() {	# one-block file [field...]
 	}
 	# blank lines may come first, then the first block
 	!block && $0 !~ /^[ \t]*$/ && !(/^format:/ && $1 == "format:") {
-		bad("not a results file of bench_page_pool_simple (expected \"format: bench_page_pool_simple N\")")
+		bad("not a results file of bench_page_pool_simple" \
+		    " (expected \"format: bench_page_pool_simple N\")")
 	}
 	# a block: from its format: line to the next one, each checked alike
 	/^format:/ && $1 == "format:" {

@@ -481,7 +481,15 @@ check_reported() {	# test
 	use_test "$1"
 	invoke=$T_invoke_count reps=$T_reps total=$T_total_invoke_count
 	want=$loops_arg
-	if [ -z "$want" ]; then
+	# an end-to-end scenario (bench-e2e) sends e2e_packets a repetition
+	if [ "$T_wanted_context" = e2e ]; then
+		want=
+		for word in $PARAMS; do
+			case $word in
+			e2e_packets=*) want=${word#e2e_packets=} ;;
+			esac
+		done
+	elif [ -z "$want" ]; then
 		for word in $PARAMS; do
 			case $word in
 			loops=*) want=${word#loops=} ;;

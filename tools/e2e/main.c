@@ -686,6 +686,7 @@ static void print_help(void)
 		"  -r N      timed repetitions (default 5)\n"
 		"  -c N      packets of the warm-up and of the path check (default 4096)\n"
 		"  -P        no path check (no probes); path=unknown\n"
+		"  -L        list the scenarios and their paths, and exit\n"
 		"scenarios:");
 	for (i = 0; i < NR_SCENARIOS; i++)
 		fprintf(stderr, " %s", scenarios[i].name);
@@ -710,8 +711,13 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < NR_SCENARIOS; i++)
 		sel[i] = true;
-	while ((opt = getopt(argc, argv, "m:o:s:n:r:c:P")) != -1) {
+	while ((opt = getopt(argc, argv, "m:o:s:n:r:c:PL")) != -1) {
 		switch (opt) {
+		case 'L':
+			for (i = 0; i < NR_SCENARIOS; i++)
+				printf("%s %s\n", scenarios[i].name,
+				       scenarios[i].expect_path);
+			return 0;
 		case 'm':
 			module_path = optarg;
 			break;

@@ -157,6 +157,16 @@ early_errors() {	# kernel
 	refused "ARGS: 'tests' is not a module parameter" make_in run KERNEL="$kernel" ARGS=tests || ok=1
 	refused 'TIMEOUT=0: accepted' make_in run KERNEL="$kernel" TIMEOUT=0 || ok=1
 	refused 'RESULTS=.*: a folder; accepted' make_in run KERNEL="$kernel" RESULTS="$LOGDIR" || ok=1
+	refused 'E2E=bogus: accepted: 0, 1, or scenario names' \
+		make_in run KERNEL="$kernel" E2E=bogus || ok=1
+	refused 'E2E=xdp_live_drop,: accepted: 0, 1, or scenario names' \
+		make_in run KERNEL="$kernel" E2E=xdp_live_drop, || ok=1
+	refused 'E2E_PACKETS=0: accepted' make_in run KERNEL="$kernel" E2E=1 \
+		E2E_PACKETS=0 || ok=1
+	refused 'E2E_REPS=101: accepted: a whole number from 1 to 100' \
+		early_ab E2E=1 E2E_REPS=101 || ok=1
+	refused 'E2E=1: the scenarios have no exact profile' \
+		make_in run KERNEL="$kernel" E2E=1 PROFILE=1 || ok=1
 	refused 'make perf needs TEST=' make_in perf KERNEL="$kernel" || ok=1
 	refused 'TEST=nosuch: accepted: one test name of' make_in perf KERNEL="$kernel" TEST=nosuch || ok=1
 	refused 'TEST=for_loop atomic_inc: accepted: one test name of' make_in perf KERNEL="$kernel" TEST='for_loop atomic_inc' || ok=1
@@ -447,5 +457,40 @@ profile_check() {	# kernel
 		diff "$LOGDIR/profile-1.fn" "$LOGDIR/profile-perf.fn" >&2
 		ok=1
 	}
+	return $ok
+}
+
+# make run E2E=1 counting instructions on each kernel given: every
+# scenario ran, or said why this kernel cannot run it; bench-e2e fails
+# a scenario whose XDP program did not count every packet sent, and
+# make run fails (the kselftest's -c) a scenario that took another path
+# than its kernel's source gives.  On 6.12 none may skip.
+e2e_check() {	# kernel...
+	ok=0
+	e_names=$("$(e2e_build)" -L | cut -d' ' -f1) || return 1
+	for k; do
+		r=$LOGDIR/e2e-$k.results
+		rm -f "$r"
+		make -s -C "$BENCH_TOP" run KERNEL="$k" E2E=1 ICOUNT=1 \
+			ARGS="tests=for_loop time_ms=5" RESULTS="$r" \
+			>"$LOGDIR/e2e-$k.out" 2>&1 || {
+			sed 's/^/  /' "$LOGDIR/e2e-$k.out" >&2
+			ok=1
+			continue
+		}
+		grep -E '^[a-z0-9_]+ +e2e |^[a-z0-9_]+ skipped: |^checks ' \
+			"$LOGDIR/e2e-$k.out" >&2
+		for name in $e_names; do
+			path=$(results_field "$r" "$name" path)
+			why=$(results_skip_reason "$r" "$name")
+			if [ -n "$path" ] && [ "$path" != unknown ]; then
+				continue
+			elif [ -n "$why" ] && [ "$k" != 6.12 ]; then
+				continue
+			fi
+			say "$k: $name: no checked path${why:+ (skipped: $why)}"
+			ok=1
+		done
+	done
 	return $ok
 }

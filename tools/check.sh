@@ -711,6 +711,14 @@ side_lane() {
 				profile_check 6.12
 		;;
 	esac
+	e_kernels=
+	for k in $KERNELS; do
+		case $k in 6.12 | 6.1) e_kernels="$e_kernels $k" ;; esac
+	done
+	# shellcheck disable=SC2086 # kernel series
+	[ "$SUITE_ICOUNT" = 1 ] && [ -n "$e_kernels" ] &&
+		lane_step "make run E2E=1 counting instructions on$e_kernels: every end-to-end scenario counted every packet and took its kernel's path, or said why it cannot run" \
+			e2e_check $e_kernels
 	if icount_beside 7.2; then
 		use_kernel 7.2
 		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o (the regression gate on the first kernel)" \

@@ -59,6 +59,7 @@ int e2e_xdp_live_run(int prog_fd, u32 repeat, const void *pkt,
 /* A veth pair, up; removed with e2e_veth_del(). */
 int e2e_veth_add(const char *name, const char *peer, struct e2e_err *e);
 int e2e_veth_del(const char *name);
+int e2e_if_set_up(const char *name, bool up);
 
 /* pktgen: one device on kpktgend_0, @count packets a run. */
 int e2e_pktgen_setup(const char *dev, u32 pkt_size, struct e2e_err *e);

@@ -331,7 +331,7 @@ out:
 	return rc;
 }
 
-static int if_up(const char *name)
+int e2e_if_set_up(const char *name, bool up)
 {
 	struct ifreq ifr;
 	int fd, rc = 0;
@@ -344,7 +344,10 @@ static int if_up(const char *name)
 	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
 		rc = -errno;
 	} else {
-		ifr.ifr_flags |= IFF_UP;
+		if (up)
+			ifr.ifr_flags |= IFF_UP;
+		else
+			ifr.ifr_flags &= ~IFF_UP;
 		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
 			rc = -errno;
 	}
@@ -396,9 +399,9 @@ int e2e_veth_add(const char *name, const char *peer, struct e2e_err *e)
 	if (!rc)
 		rc = no_ipv6(peer);
 	if (!rc)
-		rc = if_up(name);
+		rc = e2e_if_set_up(name, true);
 	if (!rc)
-		rc = if_up(peer);
+		rc = e2e_if_set_up(peer, true);
 	if (rc) {
 		e2e_veth_del(name);
 		return e2e_fail(e, rc, "setting %s and %s up, without IPv6: %s",
@@ -741,12 +744,15 @@ int e2e_probes_enable(bool on, struct e2e_err *e)
 		if (tracefs_write(file, on ? "1" : "0", e))
 			return e->err;
 	}
-	/* a trigger added anew starts from zero */
+	/*
+	 * A trigger added anew starts from zero; removing one that an
+	 * enable which failed half way never added is no error.
+	 */
 	for (p = E2E_PROBE_SLOW; p < E2E_NR_PROBES; p++) {
 		snprintf(file, sizeof(file), "events/%s/trigger",
 			 tracepoints[p]);
 		if (tracefs_write(file, on ? HIST_TRIGGER : "!" HIST_TRIGGER,
-				  e))
+				  e) && (on || e->err != -ENOENT))
 			return e->err;
 	}
 	return 0;

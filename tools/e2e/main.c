@@ -56,6 +56,23 @@ struct scenario {
 	int (*send)(struct run *r, u32 n, struct e2e_err *e);
 };
 
+/*
+ * Faults that make check injects (BENCH_E2E_FAULT), each of which must
+ * fail the scenarios it touches with a clear line, never read as a
+ * cost: an XDP program that cannot be attached, a pktgen that sends
+ * nothing, a receiving veth that is down and drops every packet before
+ * its XDP program.
+ */
+enum fault { FAULT_NONE, FAULT_ATTACH, FAULT_SILENT_PKTGEN, FAULT_PEER_DOWN };
+
+static const char *const fault_names[] = {
+	[FAULT_NONE] = "", [FAULT_ATTACH] = "attach",
+	[FAULT_SILENT_PKTGEN] = "silent-pktgen",
+	[FAULT_PEER_DOWN] = "peer-down",
+};
+
+static enum fault fault;
+
 /* 64 bytes: an unknown ethertype to a foreign MAC, dropped unread */
 static const unsigned char packet[64] = {
 	0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x88, 0xb5,
@@ -106,9 +123,14 @@ static int setup_veth(struct run *r, enum e2e_prog_kind kind, bool generic,
 	 */
 	if (setup_prog(r, kind, generic, e))
 		return e->err;
-	r->link_fd = e2e_xdp_attach(r->prog_fd, if_nametoindex(VETH_RECV),
-				    generic, e);
-	return r->link_fd < 0 ? r->link_fd : 0;
+	/* ifindex 0 names no device */
+	r->link_fd = e2e_xdp_attach(r->prog_fd, fault == FAULT_ATTACH ? 0 :
+				    if_nametoindex(VETH_RECV), generic, e);
+	if (r->link_fd < 0)
+		return r->link_fd;
+	if (fault == FAULT_PEER_DOWN && e2e_if_set_up(VETH_RECV, false))
+		return e2e_fail(e, -1, "cannot set %s down", VETH_RECV);
+	return 0;
 }
 
 static int setup_redirect(struct run *r, struct e2e_err *e)
@@ -157,7 +179,11 @@ static int send_pktgen(struct run *r, u32 n, struct e2e_err *e)
 	u64 sent, errors;
 
 	(void)r;
-	if (e2e_pktgen_count(VETH_SEND, n, e) ||
+	if (e2e_pktgen_count(VETH_SEND, n, e))
+		return e->err;
+	sent = 0;
+	errors = 0;
+	if (fault != FAULT_SILENT_PKTGEN &&
 	    e2e_pktgen_run(VETH_SEND, &sent, &errors, e))
 		return e->err;
 	if (sent != n || errors)
@@ -338,27 +364,30 @@ static int check_path(const struct scenario *s, struct run *r,
 		      struct e2e_err *e)
 {
 	u64 before[E2E_NR_PROBES], after[E2E_NR_PROBES];
-	struct e2e_err off;
+	struct e2e_err probe_err, off;
+	bool probed;
 	int i, rc;
 
-	if (e2e_probes_enable(true, e))
-		goto fail;
-	rc = e2e_probes_read(before, e);
-	if (!rc)
-		rc = send_counted(s, r, p->check_packets, e);
-	if (!rc)
-		rc = e2e_probes_read(after, e);
-	if (e2e_probes_enable(false, &off) && !rc)
+	/* probes that cannot count leave the path unknown, and say why */
+	probed = !e2e_probes_enable(true, &probe_err) &&
+		 !e2e_probes_read(before, &probe_err);
+	/* a packet not counted fails the scenario, probes or not */
+	rc = send_counted(s, r, p->check_packets, e);
+	if (probed && !rc)
+		probed = !e2e_probes_read(after, &probe_err);
+	/* never a timed repetition with a probe on */
+	if (e2e_probes_enable(false, &off) && !rc) {
 		*e = off;
-	else if (!rc)
-		goto done;
-fail:
-	/* the measurement stands; its path is unknown, and says why */
-	fprintf(stderr, "bench-e2e: %s: path not checked: %s\n", s->name,
-		e->why);
-	o->path = "unknown";
-	return 0;
-done:
+		rc = e->err;
+	}
+	if (rc)
+		return rc;
+	if (!probed) {
+		fprintf(stderr, "bench-e2e: %s: path not checked: %s\n",
+			s->name, probe_err.why);
+		o->path = "unknown";
+		return 0;
+	}
 	for (i = 0; i < E2E_NR_PROBES; i++)
 		o->probe[i] = after[i] - before[i];
 	o->path = path_of(o->probe);
@@ -727,6 +756,18 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < NR_SCENARIOS; i++)
 		sel[i] = true;
+	if (getenv("BENCH_E2E_FAULT")) {
+		for (i = 1; i < ARRAY_SIZE(fault_names); i++) {
+			if (!strcmp(getenv("BENCH_E2E_FAULT"), fault_names[i]))
+				fault = i;
+		}
+		if (fault == FAULT_NONE) {
+			fprintf(stderr, "bench-e2e: BENCH_E2E_FAULT=%s: %s\n",
+				getenv("BENCH_E2E_FAULT"),
+				"accepted: attach, silent-pktgen, peer-down");
+			return 2;
+		}
+	}
 	while ((opt = getopt(argc, argv, "m:o:s:n:r:c:PL")) != -1) {
 		switch (opt) {
 		case 'L':

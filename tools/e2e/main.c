@@ -879,7 +879,7 @@ int main(int argc, char **argv)
 		}
 		if (rc) {
 			/* no row: a failure never reads as a cost */
-			fprintf(f, "e2e_error: name=%s reason=%s\n", s->name,
+			fprintf(f, "failed: name=%s reason=%s\n", s->name,
 				e.why);
 			fprintf(stderr, "bench-e2e: %s FAILED: %s\n", s->name,
 				e.why);

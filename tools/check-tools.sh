@@ -460,6 +460,51 @@ profile_check() {	# kernel
 	return $ok
 }
 
+# Faults bench-e2e must report as failures, never as costs: an XDP
+# program that cannot be attached, a pktgen that sends nothing, a veth
+# that drops every packet before XDP (BENCH_E2E_FAULT), each in a guest
+# of KERNEL after a short load: exit 1, the reason named, and no row of
+# a failed scenario; the results file stays whole.
+e2e_faults() {	# kernel
+	use_kernel "$1"
+	f_dir=$LOGDIR/e2e-faults
+	rm -rf "$f_dir" "$f_dir.guest"
+	mkdir -p "$f_dir" || return 1
+	e2e_modules "$f_dir" "$KERNEL_RELEASE" "$KDIR"
+	f_bin=$(e2e_build) || return 1
+	{
+		printf '. ./guest-lib.sh\nbench_load f tests=for_loop time_ms=5 || exit\n'
+		printf 'for m in /bench/e2e-modules/*.ko; do insmod "$m"; done\n'
+		for f in attach silent-pktgen peer-down; do
+			printf 'BENCH_E2E_FAULT=%s %s -m "$BENCH_OUT/f.results" -o "$BENCH_OUT/%s.results" -n 500 -r 1 -c 500\n' \
+				"$f" "$(sh_quote "$f_bin")" "$f"
+			printf 'echo "fault %s: exit $?"\n' "$f"
+		done
+	} >"$f_dir/payload.sh"
+	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
+		-m "$MODS" -p "$f_dir/payload.sh" -o "$f_dir.guest" -i -s 1 \
+		-b "$f_bin" -D "$f_dir/e2e-modules" >&2 || return 1
+	ok=0
+	for f in attach:BPF_LINK_CREATE silent-pktgen:'pktgen sent 0 of' \
+		peer-down:'counted 0 of'; do
+		r=$f_dir.guest/${f%%:*}.results
+		grep -qx "fault ${f%%:*}: exit 1" "$f_dir.guest/output.txt" &&
+			results_check "$r" >&2 &&
+			grep -q "^failed: name=.* reason=.*${f#*:}" "$r" || {
+			say "BENCH_E2E_FAULT=${f%%:*}: no exit 1, no whole file, or no failed: line naming '${f#*:}'"
+			ok=1
+		}
+		for name in $(sed -n 's/^failed: name=\([^ ]*\) .*/\1/p' "$r"); do
+			say "${f%%:*}: $name: $(sed -n "s/^failed: name=$name reason=//p" "$r")"
+			! grep -q "^test: name=$name " "$r" || {
+				say "${f%%:*}: $name failed, yet has a row"
+				ok=1
+			}
+		done
+	done
+	return $ok
+}
+
 # make run E2E=1 counting instructions on each kernel given: every
 # scenario ran, or said why this kernel cannot run it; bench-e2e fails
 # a scenario whose XDP program did not count every packet sent, and

@@ -3,7 +3,9 @@
 #
 # One grammar for results files: every reader gives the same verdict on
 # the same file.  A corpus of files, each a hand-written results file of
-# tests/wrapper_data with one change, goes through bench-compare, and
+# tests/wrapper_data with one change (e2e.results: make run E2E=1
+# ICOUNT=1 of 6.12, with the end-to-end scenarios' rows), goes through
+# bench-compare, and
 # under each shell the tests run in (sh, which is dash on Debian, bash,
 # and busybox with its own awk, as in a guest) through the whole-file
 # check of results_lib.sh (results_check) and the kselftest wrapper's
@@ -66,6 +68,10 @@ bad	line-separator	icount	NR == 3 { print $0 "\342\200\250x"; next } { print }
 bad	bidi-isolate	format2	NR == 2 { print $0 "\342\201\246"; next } { print }
 bad	byte-order-mark	icount	NR == 2 { print $0 "\357\273\277"; next } { print }
 bad	arabic-letter-mark	icount	NR == 2 { print $0 "\330\234"; next } { print }
+good	as-written	e2e	{ print }
+good	failed-scenario	e2e	/^end: / { print "failed: name=pktgen_veth_drop reason=the XDP program counted 0 of 5000 packets sent" } { print }
+bad	duplicate-scenario	e2e	/^test: name=xdp_live_drop / { print } { print }
+bad	scenario-cut	e2e	/^test: name=generic_xdp_drop / { print substr($0, 1, 200); next } { print }
 good	utf8-text	icount	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }

@@ -32,7 +32,8 @@ KTAP_HELPERS=$HERE/../../kselftest/ktap_helpers.sh
 
 usage() {
 	cat <<EOF
-usage: $0 [-d DIR] [-n N] [-o DIR] [-b FILE -p PCT] [-r FILE] [-t FILE] [-k] [PARAM=VALUE]...
+usage: $0 [-d DIR] [-n N] [-o DIR] [-e BENCH_E2E [-E OPTIONS]] [-b FILE -p PCT]
+       [-r FILE] [-t FILE] [-k] [PARAM=VALUE]...
        $0 -c [-b FILE -p PCT] [-r FILE] [-t FILE] RESULTS_FILE...
 Loads $MODULE with the module parameters given (see modinfo), checks
 each load against what its results file says and prints KTAP.  The
@@ -44,6 +45,10 @@ layouts), else from modprobe; a diagnostic line says which.
   -o DIR   keep each load's results file in DIR, as load-NN.results
            (and its kernel log as load-NN.dmesg), numbered on from the
            loads DIR holds already
+  -e PROG  after each load, the end-to-end scenarios of bench-e2e PROG
+           (tools/e2e, doc/e2e.rst): their rows join the load's results
+           and are checked as its tests; veth and pktgen must be loaded
+  -E OPTS  bench-e2e's options, words: e.g. "-n 20000 -r 5 -s NAME,..."
   -b FILE  regression gate against a baseline results file of one load
            and the same instrument: a test fails when its cheapest
            repetition (cycles_min) rose more than PCT percent above the
@@ -76,10 +81,13 @@ usage_error() {
 }
 
 moddir= nloads=1 n_given= outdir= baseline= pct= check_mode= keep=
+e2e_prog= e2e_opts=
 relations=${BENCH_PAGE_POOL_RELATIONS:-}
 thresholds=${BENCH_PAGE_POOL_THRESHOLDS:-}
-while getopts d:n:o:b:p:r:t:kch opt; do
+while getopts d:n:o:e:E:b:p:r:t:kch opt; do
 	case $opt in
+	e) e2e_prog=$OPTARG ;;
+	E) e2e_opts=$OPTARG ;;
 	d) moddir=$OPTARG ;;
 	n) nloads=$OPTARG n_given=1 ;;
 	o) outdir=$OPTARG ;;
@@ -111,7 +119,8 @@ loops_arg=
 params=
 other_params=
 if [ -n "$check_mode" ]; then
-	for given in ${moddir:+-d} ${n_given:+-n} ${outdir:+-o} ${keep:+-k}; do
+	for given in ${moddir:+-d} ${n_given:+-n} ${outdir:+-o} ${keep:+-k} \
+		${e2e_prog:+-e}; do
 		usage_error "$given is for loading the module; -c checks saved results files"
 	done
 	[ $# -gt 0 ] || usage_error "-c needs the results files to check"
@@ -121,6 +130,10 @@ if [ -n "$check_mode" ]; then
 	done
 	nloads=$#
 else
+	[ -z "$e2e_opts" ] || [ -n "$e2e_prog" ] ||
+		usage_error "-E gives bench-e2e's options: it needs -e"
+	[ -z "$e2e_prog" ] || [ -x "$e2e_prog" ] ||
+		usage_error "-e $e2e_prog: not an executable bench-e2e"
 	for param in "$@"; do
 		case $param in
 		*[[:space:]]*)
@@ -396,6 +409,22 @@ first_free_number() {	# dir
 	printf '%s\n' $((n + 1))
 }
 
+# The end-to-end scenarios' rows into a load's results file; what
+# bench-e2e said, as diagnostics.  A scenario that failed has no row:
+# its check that it reported fails.
+join_e2e() {	# file
+	# shellcheck disable=SC2086 # bench-e2e's options, words (set -f)
+	"$e2e_prog" -m "$1" -o "$work/e2e.results" $e2e_opts \
+		>"$work/e2e.out" 2>&1
+	j_rc=$?
+	ktap_print_lines <"$work/e2e.out"
+	if grep -q '^end: ' "$work/e2e.results" 2>/dev/null; then
+		cat "$work/e2e.results" >"$1"
+	else
+		ktap_print_msg "bench-e2e wrote no results (exit $j_rc)"
+	fi
+}
+
 if [ -z "$check_mode" ]; then
 	loaded && rmmod $MODULE
 	marker="$MODULE kselftest $$ $(date +%s)"
@@ -416,6 +445,7 @@ if [ -z "$check_mode" ]; then
 		load_module $params </dev/null >"$work/load.out" 2>&1
 		rc=$?
 		if [ $rc = 0 ] && cat "$RESULTS" >"$file" 2>"$work/load.out"; then
+			[ -z "$e2e_prog" ] || join_e2e "$file"
 			set_load_status $k "$file"
 			ktap_print_msg "load $k of $nloads: done${outdir:+, results in $file}"
 		else
@@ -550,7 +580,15 @@ check_reported() {	# test
 	[ -f "$IDX/$1.lines" ] && ktap_print_lines <"$IDX/$1.lines"
 	invoke=$T_invoke_count reps=$T_reps total=$T_total_invoke_count
 	want=$loops_arg
-	if [ -z "$want" ]; then
+	# an end-to-end scenario (bench-e2e) sends e2e_packets a repetition
+	if [ "$T_wanted_context" = e2e ]; then
+		want=
+		for word in $PARAMS; do
+			case $word in
+			e2e_packets=*) want=${word#e2e_packets=} ;;
+			esac
+		done
+	elif [ -z "$want" ]; then
 		for word in $PARAMS; do
 			case $word in
 			loops=*) want=${word#loops=} ;;

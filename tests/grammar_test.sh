@@ -3,7 +3,9 @@
 #
 # One grammar for results files: every reader gives the same verdict on
 # the same file.  A corpus of files, each a hand-written results file of
-# tests/wrapper_data with one change, goes through bench-compare, and
+# tests/wrapper_data with one change (e2e.results: make run E2E=1
+# ICOUNT=1 of 6.12, with the end-to-end scenarios' rows), goes through
+# bench-compare, and
 # under each shell the tests run in (sh, which is dash on Debian, bash,
 # and busybox with its own awk, as in a guest) through the whole-file
 # check of results_lib.sh (results_check) and the kselftest wrapper's
@@ -132,6 +134,10 @@ good	line-of-64k	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i
 bad	line-of-64k-and-cr	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y\r" } { print }
 good	blank-lines-first	small	NR == 1 { print ""; print "  " } { print }
 good	utf8-text	small	NR == 2 { print $0 " caf\303\251 \342\200\224 \344\270\255"; next } { print }
+good	as-written	e2e	{ print }
+good	failed-scenario	e2e	/^end: / { print "failed: name=pktgen_veth_drop reason=the XDP program counted 0 of 5000 packets sent" } { print }
+bad	duplicate-scenario	e2e	/^test: name=xdp_live_drop / { print } { print }
+bad	scenario-cut	e2e	/^test: name=generic_xdp_drop / { print substr($0, 1, 200); next } { print }
 good	as-written	icount	{ print }
 good	as-written	format2	{ print }
 good	blank-lines	small	FIRST { print ""; print "   " } { print }

@@ -16,6 +16,9 @@
 #   PROFILE    1: each load with its exact profile (tools/profile;
 #              ICOUNT=1), and bench-compare's function diff
 #   PROFILE_ARGS  the profile's caches, e.g. l1d=32K:8,llc=2M:16
+#   E2E        1: the end-to-end scenarios (tools/e2e) after each load, as
+#              rows of its table; or their names; 0 (default): none
+#   E2E_PACKETS, E2E_REPS  their packets per repetition, repetitions
 #   LOADS      loads per side (default: 6 counting instructions, 8
 #              timing cycles)
 #   LOADS_PER_GUEST  loads in each guest, one after the other (default:
@@ -73,6 +76,7 @@ OUT=${OUT:-$BENCH_TOP/build/ab-$(date +%Y%m%d-%H%M%S)}
 [ -z "${LOADS_PER_GUEST:-}" ] ||
 	check_whole LOADS_PER_GUEST "$LOADS_PER_GUEST" 1
 guest_vars $AB_DEFAULT_ICOUNT
+e2e_vars
 check_new_folder OUT "$OUT"
 guest_packages gnuplot-nox
 
@@ -152,6 +156,11 @@ for side in before after; do
 	mkdir -p "$OUT/modules-$side" &&
 		cp "$s_built"/*.ko "$OUT/modules-$side/" ||
 		die "cannot copy the modules into $OUT/modules-$side"
+	if [ "$E2E" != 0 ]; then
+		s_kdir=$before_kdir
+		[ "$side" = before ] || s_kdir=$after_kdir
+		e2e_modules "$OUT/e2e-$side" "$s_release" "$s_kdir"
+	fi
 done
 for side in before after; do
 	side_pick "$side"
@@ -169,6 +178,10 @@ payload() {	# side count
 		while [ $p_i -le "$2" ]; do
 			printf 'bench_load load-%d%s || exit\n' $p_i "$p_params" \
 				>>"$p_file"
+			[ "$E2E" = 0 ] ||
+				printf 'BENCH_E2E=%s bench_e2e load-%d %s || exit\n' \
+					"$(sh_quote "$E2E_BIN")" $p_i "$E2E_OPTS" \
+					>>"$p_file"
 			p_i=$((p_i + 1))
 		done
 	fi
@@ -187,9 +200,17 @@ run_guest_loads() {	# side guest-number first count
 	boot=1
 	while :; do
 		dir=$OUT/guests/$name
-		guest_boot "$s_image" "$s_release" "$OUT/modules-$1" \
-			"$(payload "$1" "$4")" "$dir" -a "$s_append"
+		# the scenarios' program and modules, then the arguments back
+		r_args="$1 $2 $3 $4"
+		set --
+		[ "$E2E" = 0 ] ||
+			set -- -b "$E2E_BIN" -D "$OUT/e2e-${r_args%% *}/e2e-modules"
+		guest_boot "$s_image" "$s_release" "$OUT/modules-${r_args%% *}" \
+			"$(payload "${r_args%% *}" "${r_args##* }")" "$dir" \
+			-a "$s_append" "$@"
 		rc=$?
+		# shellcheck disable=SC2086 # side and numbers
+		set -- $r_args
 		if [ $rc = 0 ] && [ "$PROFILE" = 1 ]; then
 			# the guest's sections are its loads, in order
 			r_args="$1 $2 $3 $4"

@@ -157,6 +157,16 @@ early_errors() {	# kernel
 	refused "ARGS: 'tests' is not a module parameter" make_in run KERNEL="$kernel" ARGS=tests || ok=1
 	refused 'TIMEOUT=0: accepted' make_in run KERNEL="$kernel" TIMEOUT=0 || ok=1
 	refused 'RESULTS=.*: a folder; accepted' make_in run KERNEL="$kernel" RESULTS="$LOGDIR" || ok=1
+	refused 'E2E=bogus: accepted: 0, 1, or scenario names' \
+		make_in run KERNEL="$kernel" E2E=bogus || ok=1
+	refused 'E2E=xdp_live_drop,: accepted: 0, 1, or scenario names' \
+		make_in run KERNEL="$kernel" E2E=xdp_live_drop, || ok=1
+	refused 'E2E_PACKETS=0: accepted' make_in run KERNEL="$kernel" E2E=1 \
+		E2E_PACKETS=0 || ok=1
+	refused 'E2E_REPS=101: accepted: a whole number from 1 to 100' \
+		early_ab E2E=1 E2E_REPS=101 || ok=1
+	refused 'E2E=1: the scenarios have no exact profile' \
+		make_in run KERNEL="$kernel" E2E=1 PROFILE=1 || ok=1
 	refused 'make perf needs TEST=' make_in perf KERNEL="$kernel" || ok=1
 	refused 'TEST=nosuch: accepted: one test name of' make_in perf KERNEL="$kernel" TEST=nosuch || ok=1
 	refused 'TEST=for_loop atomic_inc: accepted: one test name of' make_in perf KERNEL="$kernel" TEST='for_loop atomic_inc' || ok=1
@@ -447,5 +457,86 @@ profile_check() {	# kernel
 		diff "$LOGDIR/profile-1.fn" "$LOGDIR/profile-perf.fn" >&2
 		ok=1
 	}
+	return $ok
+}
+
+# Faults bench-e2e must report as failures, never as costs: an XDP
+# program that cannot be attached, a pktgen that sends nothing, a veth
+# that drops every packet before XDP (BENCH_E2E_FAULT), each in a guest
+# of KERNEL after a short load: exit 1, the reason named, and no row of
+# a failed scenario; the results file stays whole.  Timing cycles: a
+# fault needs no instruction count, and such a guest boots faster.
+e2e_faults() {	# kernel
+	use_kernel "$1"
+	f_dir=$LOGDIR/e2e-faults
+	rm -rf "$f_dir" "$f_dir.guest"
+	mkdir -p "$f_dir" || return 1
+	e2e_modules "$f_dir" "$KERNEL_RELEASE" "$KDIR"
+	f_bin=$(e2e_build) || return 1
+	{
+		printf '. ./guest-lib.sh\nbench_load f tests=for_loop time_ms=5 || exit\n'
+		printf 'for m in /bench/e2e-modules/*.ko; do insmod "$m"; done\n'
+		for f in attach silent-pktgen peer-down; do
+			printf 'BENCH_E2E_FAULT=%s %s -m "$BENCH_OUT/f.results" -o "$BENCH_OUT/%s.results" -n 500 -r 1 -c 500\n' \
+				"$f" "$(sh_quote "$f_bin")" "$f"
+			printf 'echo "fault %s: exit $?"\n' "$f"
+		done
+	} >"$f_dir/payload.sh"
+	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
+		-m "$MODS" -p "$f_dir/payload.sh" -o "$f_dir.guest" \
+		-b "$f_bin" -D "$f_dir/e2e-modules" >&2 || return 1
+	ok=0
+	for f in attach:BPF_LINK_CREATE silent-pktgen:'pktgen sent 0 of' \
+		peer-down:'counted 0 of'; do
+		r=$f_dir.guest/${f%%:*}.results
+		grep -qx "fault ${f%%:*}: exit 1" "$f_dir.guest/output.txt" &&
+			results_check "$r" >&2 &&
+			grep -q "^failed: name=.* reason=.*${f#*:}" "$r" || {
+			say "BENCH_E2E_FAULT=${f%%:*}: no exit 1, no whole file, or no failed: line naming '${f#*:}'"
+			ok=1
+		}
+		for name in $(sed -n 's/^failed: name=\([^ ]*\) .*/\1/p' "$r"); do
+			say "${f%%:*}: $name: $(sed -n "s/^failed: name=$name reason=//p" "$r")"
+			! grep -q "^test: name=$name " "$r" || {
+				say "${f%%:*}: $name failed, yet has a row"
+				ok=1
+			}
+		done
+	done
+	return $ok
+}
+
+# make run E2E=1 counting instructions on each kernel given: every
+# scenario ran, or said why this kernel cannot run it; bench-e2e fails
+# a scenario whose XDP program did not count every packet sent, and
+# make run fails (the kselftest's -c) a scenario that took another path
+# than its kernel's source gives.  On 6.12 none may skip.
+e2e_check() {	# kernel...
+	ok=0
+	e_names=$("$(e2e_build)" -L | cut -d' ' -f1) || return 1
+	for k; do
+		r=$LOGDIR/e2e-$k.results
+		rm -f "$r"
+		make -s -C "$BENCH_TOP" run KERNEL="$k" E2E=1 ICOUNT=1 \
+			ARGS="tests=for_loop time_ms=5" RESULTS="$r" \
+			>"$LOGDIR/e2e-$k.out" 2>&1 || {
+			sed 's/^/  /' "$LOGDIR/e2e-$k.out" >&2
+			ok=1
+			continue
+		}
+		grep -E '^[a-z0-9_]+ +e2e |^[a-z0-9_]+ skipped: |^checks ' \
+			"$LOGDIR/e2e-$k.out" >&2
+		for name in $e_names; do
+			path=$(results_field "$r" "$name" path)
+			why=$(results_skip_reason "$r" "$name")
+			if [ -n "$path" ] && [ "$path" != unknown ]; then
+				continue
+			elif [ -n "$why" ] && [ "$k" != 6.12 ]; then
+				continue
+			fi
+			say "$k: $name: no checked path${why:+ (skipped: $why)}"
+			ok=1
+		done
+	done
 	return $ok
 }

@@ -490,6 +490,7 @@ AB_PROFILE_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=5"
 
 build_host_tools() {
 	make -s -C "$BENCH_TOP/tools/compare" &&
+		make -s -C "$BENCH_TOP/tools/e2e" &&
 		{ [ "$SUITE_ICOUNT" = 0 ] || make -s -C "$BENCH_TOP/tools/profile"; }
 }
 
@@ -811,6 +812,13 @@ side_lane() {
 				profile_check 6.12
 		;;
 	esac
+	case " $KERNELS " in
+	*" 6.12 "*)
+		[ "$SUITE_ICOUNT" = 1 ] &&
+			lane_step "bench-e2e on 6.12: an XDP program not attached, a pktgen that sends nothing, a veth down before XDP each fail their scenarios with the reason, never a row" \
+				e2e_faults 6.12
+		;;
+	esac
 	if icount_beside 7.2; then
 		use_kernel 7.2
 		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o (the regression gate on the first kernel)" \
@@ -850,7 +858,7 @@ if [ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
 		ab_kernels
 fi
 # What the second line's commands build, built once before it starts.
-needed_step "bench-compare and the profile plugin build" build_host_tools
+needed_step "bench-compare, bench-e2e and the profile plugin build" build_host_tools
 lane_start side side_lane
 
 # The host's checks, the fuzz step beside them, while the second line
@@ -867,7 +875,7 @@ step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
 	tests/include/ktap_test.h tests/include/linux/*.h \
 	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
-	tools/profile/*.c
+	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h
 step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
 step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
@@ -925,6 +933,15 @@ for k in $KERNELS; do
 	fi
 	first=0
 done
+# The end-to-end scenarios, in the first line: the second is the longer.
+e_kernels=
+for k in $KERNELS; do
+	case $k in 6.12 | 6.1) e_kernels="$e_kernels $k" ;; esac
+done
+# shellcheck disable=SC2086 # kernel series
+[ "$SUITE_ICOUNT" = 1 ] && [ -n "$e_kernels" ] &&
+	step "make run E2E=1 counting instructions on$e_kernels: every end-to-end scenario counted every packet and took its kernel's path, or said why it cannot run" \
+		e2e_check $e_kernels
 lane_join side
 
 # What the guests of each kernel wrote, once all of them have run.

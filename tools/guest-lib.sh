@@ -15,6 +15,12 @@
 #	removes it).  WRAPPER, words run before modprobe, e.g. a perf
 #	record command line ending in "--".
 #   bench_unload
+#   bench_e2e NAME [bench-e2e option]...
+#	after the load NAME, the end-to-end scenarios (tools/e2e,
+#	doc/e2e.rst) of $BENCH_E2E: loads the kernel modules in
+#	/bench/e2e-modules, joins the scenarios' rows to
+#	$BENCH_OUT/NAME.results, keeps their messages in NAME.e2e.log and
+#	shows them.  Returns bench-e2e's status.
 #
 # Files in $BENCH_OUT reach the host's OUTDIR; output.txt and console.log
 # are the runner's own names there.
@@ -89,4 +95,28 @@ bench_unload() {
 bench_load() {
 	bench_modprobe "$@" || return
 	bench_unload
+}
+
+bench_e2e() {
+	b_name=${1:-}
+	[ $# -ge 1 ] && shift
+	[ -f "$BENCH_OUT/$b_name.results" ] || {
+		echo "bench_e2e: no results of a load '$b_name' to join" >&2
+		return 2
+	}
+	for b_ko in /bench/e2e-modules/*.ko; do
+		[ -f "$b_ko" ] || continue
+		b_mod=$(basename "$b_ko" .ko)
+		grep -q "^$b_mod " /proc/modules || insmod "$b_ko" || return 1
+	done
+	"$BENCH_E2E" -m "$BENCH_OUT/$b_name.results" \
+		-o "$BENCH_OUT/$b_name.e2e" "$@" 2>"$BENCH_OUT/$b_name.e2e.log"
+	b_rc=$?
+	cat "$BENCH_OUT/$b_name.e2e.log" >&2
+	# a whole file, its failed scenarios named in it, or nothing
+	if grep -q '^end: ' "$BENCH_OUT/$b_name.e2e" 2>/dev/null; then
+		mv "$BENCH_OUT/$b_name.e2e" "$BENCH_OUT/$b_name.results" ||
+			return 1
+	fi
+	return $b_rc
 }

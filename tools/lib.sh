@@ -951,3 +951,88 @@ guest_failed() {	# status out what
 	[ -f "$2/output.txt" ] && cat "$2/output.txt" >&2
 	die "$3 (exit $1); console log: $2/console.log"
 }
+
+# The end-to-end scenarios (tools/e2e, doc/e2e.rst) after the module's
+# tests, in make run and make ab.  E2E: 0 (none), 1 (all) or scenario
+# names separated by commas; E2E_PACKETS and E2E_REPS: packets per
+# timed repetition and repetitions.  Counting instructions a scenario's
+# figure moves by a few hundredths of an instruction per packet between
+# repetitions at 5000 packets, so that many suffice.
+E2E_DEFAULT_PACKETS=5000
+E2E_DEFAULT_REPS=3
+E2E_MAX_PACKETS=100000000
+E2E_MAX_REPS=100
+
+# Checks the variables, builds bench-e2e; sets E2E_BIN and E2E_OPTS (its
+# options in the guest, quoted for sh).  Call after check_instrument.
+e2e_vars() {
+	E2E=${E2E:-0}
+	E2E_PACKETS=${E2E_PACKETS:-$E2E_DEFAULT_PACKETS}
+	E2E_REPS=${E2E_REPS:-$E2E_DEFAULT_REPS}
+	E2E_BIN= E2E_OPTS=
+	check_whole E2E_PACKETS "$E2E_PACKETS" 1
+	[ "${#E2E_PACKETS}" -le 9 ] && [ "$E2E_PACKETS" -le $E2E_MAX_PACKETS ] ||
+		usage_die "E2E_PACKETS=$E2E_PACKETS: accepted: a whole number from 1 to $E2E_MAX_PACKETS"
+	check_whole E2E_REPS "$E2E_REPS" 1
+	[ "${#E2E_REPS}" -le 3 ] && [ "$E2E_REPS" -le $E2E_MAX_REPS ] ||
+		usage_die "E2E_REPS=$E2E_REPS: accepted: a whole number from 1 to $E2E_MAX_REPS"
+	[ "$E2E" != 0 ] || return 0
+	[ "$PROFILE" != 1 ] ||
+		usage_die "E2E=$E2E: the scenarios have no exact profile; PROFILE=1 takes E2E=0"
+	E2E_BIN=$(e2e_build) || exit 1
+	e_names=$("$E2E_BIN" -L | cut -d' ' -f1)
+	E2E_OPTS="-n $E2E_PACKETS -r $E2E_REPS"
+	[ "$E2E" = 1 ] && return 0
+	case $E2E in
+	'' | ,* | *, | *,,* | *[!a-z0-9_,]*) e_bad=1 ;;
+	*) e_bad= ;;
+	esac
+	if [ -z "$e_bad" ]; then
+		for e_name in $(printf '%s' "$E2E" | tr ',' ' '); do
+			printf '%s\n' "$e_names" | grep -qx "$e_name" || e_bad=1
+		done
+	fi
+	[ -z "$e_bad" ] ||
+		usage_die "E2E=$E2E: accepted: 0, 1, or scenario names separated by commas:" $e_names
+	E2E_OPTS="$E2E_OPTS -s $E2E"
+}
+
+# Builds bench-e2e (static) and prints its path, in a folder kbuild-safe
+# like the modules', replaced whole: another command's guest may be
+# reading it.
+e2e_build() {
+	e_dir=$(module_build_dir e2e) || exit 1
+	need_packages make gcc libc6-dev
+	mkdir -p "$e_dir" || die "cannot create $e_dir"
+	make -s -C "$BENCH_TOP/tools/e2e" >&2 || die "cannot build tools/e2e"
+	cmp -s "$BENCH_TOP/tools/e2e/bench-e2e" "$e_dir/bench-e2e" || {
+		cp "$BENCH_TOP/tools/e2e/bench-e2e" "$e_dir/bench-e2e.$$" &&
+			mv -f "$e_dir/bench-e2e.$$" "$e_dir/bench-e2e"
+	} || die "cannot copy bench-e2e to $e_dir"
+	printf '%s\n' "$e_dir/bench-e2e"
+}
+
+# The kernel modules the scenarios need (veth, pktgen) for RELEASE, from
+# its unpacked Debian packages or its built tree KDIR, uncompressed into
+# DIR/e2e-modules for the guest's /bench.  A kernel that has them built
+# in, or not at all, gets none: bench-e2e says which scenarios skip.
+e2e_modules() {	# dir release kdir
+	e_out=$1/e2e-modules
+	mkdir -p "$e_out" || die "cannot create $e_out"
+	for e_mod in veth pktgen; do
+		e_file=
+		for e_tree in "$BENCH_CACHE/kernels/$2/image/lib/modules/$2/kernel" \
+			"$BENCH_CACHE/kernels/$2/image/usr/lib/modules/$2/kernel" "$3"; do
+			[ -n "$e_tree" ] && [ -d "$e_tree" ] || continue
+			e_file=$(find "$e_tree" \( -name "$e_mod.ko" -o \
+				-name "$e_mod.ko.xz" \) -print 2>/dev/null | head -n 1)
+			[ -z "$e_file" ] || break
+		done
+		case $e_file in
+		'') ;;
+		*.xz) xz -dc "$e_file" >"$e_out/$e_mod.ko" ||
+			die "cannot uncompress $e_file" ;;
+		*) cp "$e_file" "$e_out/$e_mod.ko" || die "cannot copy $e_file" ;;
+		esac
+	done
+}

@@ -19,6 +19,9 @@
 #           counting instructions); the cross-CPU test with
 #           return_cpus=N needs N + 1
 #   TIMEOUT seconds before the guest counts as hung (default: 900)
+#   E2E     1: the end-to-end scenarios (tools/e2e) after the module's
+#           tests; or their names, comma-separated; 0 (default): none
+#   E2E_PACKETS, E2E_REPS  their packets per repetition, repetitions
 #   RESULTS where to keep the results file (default:
 #           build/results-RELEASE-CPU[-icount].results), for
 #           bench-compare, which reads *.results from a folder
@@ -38,6 +41,7 @@ RESULTS=${RESULTS:-}
 [ -z "$RESULTS" ] || [ ! -d "$RESULTS" ] ||
 	usage_die "RESULTS=$RESULTS: a folder; accepted: the path of the results file to write"
 guest_vars $RUN_DEFAULT_ICOUNT
+e2e_vars
 guest_packages
 guest_kernel
 guest_modules "" ARGS "$ARGS"
@@ -51,10 +55,18 @@ rm -rf "$out"
 temp_dir tmp
 printf '. ./guest-lib.sh\nbench_load run%s\n' "$(quote_words "$ARGS")" \
 	>"$tmp/payload.sh"
+set --
+if [ "$E2E" != 0 ]; then
+	e2e_modules "$tmp" "$KERNEL_RELEASE" "$KDIR"
+	# shellcheck disable=SC2016 # $? of the guest's shell
+	printf 'rc=$?\n[ $rc = 0 ] || exit $rc\nBENCH_E2E=%s bench_e2e run %s\n' \
+		"$(sh_quote "$E2E_BIN")" "$E2E_OPTS" >>"$tmp/payload.sh"
+	set -- -b "$E2E_BIN" -D "$tmp/e2e-modules"
+fi
 
 say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE"
 guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$GUEST_MODS" \
-	"$tmp/payload.sh" "$out" || guest_failed $? "$out" "the run failed"
+	"$tmp/payload.sh" "$out" "$@" || guest_failed $? "$out" "the run failed"
 results=$out/run.results
 # The guest's file is read as untrusted text, its words never globbed.
 set -f

@@ -1,0 +1,901 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-e2e: packets through page_pool on a driver's path, per packet,
+ * in a guest or on a test box, as rows of the module's results file
+ * (doc/e2e.rst).  Each scenario sends its packets, checks that the XDP
+ * program counted every one, checks with probes which way its pages
+ * went back to their pool, and times repetitions with the cycle counter
+ * (instructions under QEMU -icount).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include <linux/bpf.h>
+
+#include "e2e.h"
+
+#define VETH_SEND "bpe2e0"	/* pktgen and the devmap send here */
+#define VETH_RECV "bpe2e1"	/* its peer: the XDP program under test */
+#define MAX_REPS 100
+#define MAX_PACKETS 100000000u
+#define LINE_MAX_LEN 65536
+
+struct run {
+	int counter_fd;		/* the packets the XDP program saw */
+	int prog_fd;		/* the program that counts */
+	int redirect_fd;	/* test_run's program, when it redirects */
+	int devmap_fd;
+	int link_fd;
+	u32 pkt_size;
+	bool veth, pktgen;
+	/* the piece this kernel lacks, when that stopped the scenario */
+	char lacks[E2E_WHY_LEN + 64];
+};
+
+struct scenario {
+	const char *name;
+	u32 pkt_size;	/* bytes on the wire, FCS not counted */
+	/* the path its pages take, read from the kernel's source */
+	const char *expect_path;
+	/* the path instead, on a kernel that has the function named */
+	const char *older_function, *older_path;
+	/* a symbol the modelled path needs, and why a kernel lacks it */
+	const char *needs;
+	const char *lacks;
+	int (*setup)(struct run *r, struct e2e_err *e);
+	/* sends n packets; fails unless the kernel says it sent all */
+	int (*send)(struct run *r, u32 n, struct e2e_err *e);
+};
+
+/*
+ * Faults that make check injects (BENCH_E2E_FAULT), each of which must
+ * fail the scenarios it touches with a clear line, never read as a
+ * cost: an XDP program that cannot be attached, a pktgen that sends
+ * nothing, a receiving veth that is down and drops every packet before
+ * its XDP program.
+ */
+enum fault { FAULT_NONE, FAULT_ATTACH, FAULT_SILENT_PKTGEN, FAULT_PEER_DOWN };
+
+static const char *const fault_names[] = {
+	[FAULT_NONE] = "", [FAULT_ATTACH] = "attach",
+	[FAULT_SILENT_PKTGEN] = "silent-pktgen",
+	[FAULT_PEER_DOWN] = "peer-down",
+};
+
+static enum fault fault;
+
+/* 64 bytes: an unknown ethertype to a foreign MAC, dropped unread */
+static const unsigned char packet[64] = {
+	0x02, 0, 0, 0, 0, 0x01, 0x02, 0, 0, 0, 0, 0x02, 0x88, 0xb5,
+};
+
+static int setup_prog(struct run *r, enum e2e_prog_kind kind, bool frags,
+		      struct e2e_err *e)
+{
+	r->counter_fd = e2e_counter_map(e);
+	if (r->counter_fd < 0)
+		return r->counter_fd;
+	r->prog_fd = e2e_prog_load(kind, r->counter_fd, frags, e);
+	return r->prog_fd < 0 ? r->prog_fd : 0;
+}
+
+static int setup_live_drop(struct run *r, struct e2e_err *e)
+{
+	return setup_prog(r, E2E_PROG_COUNT_DROP, false, e);
+}
+
+static int setup_live_pass(struct run *r, struct e2e_err *e)
+{
+	return setup_prog(r, E2E_PROG_COUNT_PASS, false, e);
+}
+
+static int send_live(struct run *r, u32 n, struct e2e_err *e)
+{
+	int fd = r->redirect_fd >= 0 ? r->redirect_fd : r->prog_fd;
+
+	return e2e_xdp_live_run(fd, n, packet, sizeof(packet), e);
+}
+
+/* The veth pair, and the counting program on the receiving end. */
+static int setup_veth(struct run *r, enum e2e_prog_kind kind, bool generic,
+		      struct e2e_err *e)
+{
+	if (e2e_veth_add(VETH_SEND, VETH_RECV, e)) {
+		if (e->err == -EOPNOTSUPP)
+			snprintf(r->lacks, sizeof(r->lacks),
+				 "no veth driver in this kernel (%s)", e->why);
+		return e->err;
+	}
+	r->veth = true;
+	/*
+	 * Generic XDP copies an skb into the system page_pool only for a
+	 * program that takes fragments (skb_cow_data_for_xdp()); for any
+	 * other it expands the skb's head with the page allocator.
+	 */
+	if (setup_prog(r, kind, generic, e))
+		return e->err;
+	/* ifindex 0 names no device */
+	r->link_fd = e2e_xdp_attach(r->prog_fd, fault == FAULT_ATTACH ? 0 :
+				    if_nametoindex(VETH_RECV), generic, e);
+	if (r->link_fd < 0)
+		return r->link_fd;
+	if (fault == FAULT_PEER_DOWN && e2e_if_set_up(VETH_RECV, false))
+		return e2e_fail(e, -1, "cannot set %s down", VETH_RECV);
+	return 0;
+}
+
+static int setup_redirect(struct run *r, struct e2e_err *e)
+{
+	if (setup_veth(r, E2E_PROG_COUNT_DROP, false, e))
+		return e->err;
+	r->devmap_fd = e2e_devmap(if_nametoindex(VETH_SEND), e);
+	if (r->devmap_fd < 0)
+		return r->devmap_fd;
+	r->redirect_fd = e2e_prog_load(E2E_PROG_REDIRECT, r->devmap_fd, false,
+				       e);
+	return r->redirect_fd < 0 ? r->redirect_fd : 0;
+}
+
+static int setup_pktgen(struct run *r, enum e2e_prog_kind kind,
+			bool generic, u32 pkt_size, struct e2e_err *e)
+{
+	if (setup_veth(r, kind, generic, e))
+		return e->err;
+	r->pktgen = true;
+	if (!e2e_pktgen_setup(VETH_SEND, pkt_size, e))
+		return 0;
+	if (e->err == -ENOENT)
+		snprintf(r->lacks, sizeof(r->lacks),
+			 "no pktgen in this kernel (%s)", e->why);
+	return e->err;
+}
+
+static int setup_pktgen_drop(struct run *r, struct e2e_err *e)
+{
+	return setup_pktgen(r, E2E_PROG_COUNT_DROP, false, r->pkt_size, e);
+}
+
+static int setup_pktgen_pass(struct run *r, struct e2e_err *e)
+{
+	return setup_pktgen(r, E2E_PROG_COUNT_PASS, false, r->pkt_size, e);
+}
+
+static int setup_generic_drop(struct run *r, struct e2e_err *e)
+{
+	return setup_pktgen(r, E2E_PROG_COUNT_DROP, true, r->pkt_size, e);
+}
+
+static int send_pktgen(struct run *r, u32 n, struct e2e_err *e)
+{
+	u64 sent, errors;
+
+	(void)r;
+	if (e2e_pktgen_count(VETH_SEND, n, e))
+		return e->err;
+	sent = 0;
+	errors = 0;
+	if (fault != FAULT_SILENT_PKTGEN &&
+	    e2e_pktgen_run(VETH_SEND, &sent, &errors, e))
+		return e->err;
+	if (sent != n || errors)
+		return e2e_fail(e, -1,
+				"pktgen sent %llu of %u packets, %llu errors",
+				(unsigned long long)sent, n,
+				(unsigned long long)errors);
+	return 0;
+}
+
+/*
+ * The paths, from the sources of Debian's 6.1.192, 6.12.118 and
+ * unstable's 7.2.13 (doc/e2e.rst).  test_run's pool and veth's pool
+ * have no NAPI and no CPU of their own, so page_pool_napi_local() says
+ * no, and test_run and veth_poll() forbid direct returns: their whole
+ * pages go back through the ring.  The per-CPU system page_pool of
+ * generic XDP belongs to the CPU that frees the skb in softirq: its
+ * whole pages go back into the cache.  A packet copied into a fragment
+ * (skb_pp_cow_data() takes one for a copy of less than half a page)
+ * is freed before the next one is copied, so the page of its fragments
+ * never leaves: page_pool_drain_frag() reuses it in place (frag).
+ * A kernel with __xdp_release_frame() (6.1 has it, 6.12 not) takes the
+ * page of an skb built from an XDP frame out of its pool, and the skb's
+ * free gives it to the page allocator.
+ */
+#define LIVE_LACKS "no BPF_F_TEST_XDP_LIVE_FRAMES in this kernel (5.18+)"
+#define VETH_LACKS "no skb_pp_cow_data(): this kernel's veth copies skbs for XDP without its page_pool (6.1 uses alloc_page())"
+#define GENERIC_LACKS "no skb_cow_data_for_xdp(): this kernel's generic XDP copies skbs without the system page_pool (6.12 has it, 6.1 not)"
+
+static const struct scenario scenarios[] = {
+	{ "xdp_live_drop", 64, "ring", NULL, NULL,
+	  "bpf_test_run_xdp_live", LIVE_LACKS, setup_live_drop, send_live },
+	{ "xdp_live_pass", 64, "ring", "__xdp_release_frame", "allocator",
+	  "bpf_test_run_xdp_live", LIVE_LACKS, setup_live_pass, send_live },
+	{ "xdp_redirect_veth_drop", 64, "ring", NULL, NULL,
+	  "bpf_test_run_xdp_live", LIVE_LACKS, setup_redirect, send_live },
+	{ "pktgen_veth_drop", 64, "frag", NULL, NULL, "skb_pp_cow_data",
+	  VETH_LACKS, setup_pktgen_drop, send_pktgen },
+	{ "pktgen_veth_pass", 64, "frag", NULL, NULL, "skb_pp_cow_data",
+	  VETH_LACKS, setup_pktgen_pass, send_pktgen },
+	{ "pktgen_veth_drop_1500", 1500, "ring", NULL, NULL,
+	  "skb_pp_cow_data", VETH_LACKS, setup_pktgen_drop, send_pktgen },
+	{ "generic_xdp_drop", 1500, "cache", NULL, NULL,
+	  "skb_cow_data_for_xdp", GENERIC_LACKS, setup_generic_drop,
+	  send_pktgen },
+	{ "generic_xdp_drop_64", 64, "frag", NULL, NULL,
+	  "skb_cow_data_for_xdp", GENERIC_LACKS, setup_generic_drop,
+	  send_pktgen },
+};
+
+#define NR_SCENARIOS ARRAY_SIZE(scenarios)
+
+static void run_teardown(struct run *r)
+{
+	int *fds[] = { &r->link_fd, &r->prog_fd, &r->redirect_fd,
+		       &r->devmap_fd, &r->counter_fd };
+	size_t i;
+
+	if (r->pktgen)
+		e2e_pktgen_remove();
+	for (i = 0; i < ARRAY_SIZE(fds); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+	if (r->veth)
+		e2e_veth_del(VETH_SEND);
+	r->veth = false;
+	r->pktgen = false;
+}
+
+/* Sends n packets and checks that the XDP program counted every one. */
+static int send_counted(const struct scenario *s, struct run *r, u32 n,
+			struct e2e_err *e)
+{
+	u64 counted;
+
+	if (e2e_counter_reset(r->counter_fd, e) || s->send(r, n, e) ||
+	    e2e_counter_read(r->counter_fd, &counted, e))
+		return e->err;
+	if (counted != n)
+		return e2e_fail(e, -1,
+				"the XDP program counted %llu of %u packets sent",
+				(unsigned long long)counted, n);
+	return 0;
+}
+
+/* rdtsc_ordered(), as the kernel reads it */
+static u64 cycles_now(void)
+{
+	u64 t;
+
+	_mm_lfence();
+	t = __rdtsc();
+	_mm_lfence();
+	return t;
+}
+
+static u64 ns_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+struct rep {
+	u64 cycles, ns;	/* of the threads doing the work */
+	u64 other_ns;	/* the rest of the interval: idle, others */
+	int cpu;
+};
+
+/* kpktgend_0 and ksoftirqd/0, found once */
+static int pktgen_pid = -1, softirqd_pid = -1;
+
+/*
+ * The run time of the threads that do a scenario's work: the sender
+ * (this thread for a test run, pktgen's for pktgen) and ksoftirqd, where
+ * softirqs go when they run long.  Not the interval's length: waits
+ * (pktgen's msleep() polling, RCU grace periods at a test run's end)
+ * idle the CPU, and under -icount the clock jumps over idle time.
+ */
+static int busy_ns(const struct scenario *s, u64 *ns,
+		   struct e2e_err *e)
+{
+	u64 sender, softirqd = 0;
+	struct timespec ts;
+
+	if (s->send == send_pktgen) {
+		if (e2e_task_ns(pktgen_pid, &sender, e))
+			return e->err;
+	} else {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		sender = (u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
+	}
+	if (softirqd_pid >= 0 && e2e_task_ns(softirqd_pid, &softirqd, e))
+		return e->err;
+	*ns = sender + softirqd;
+	return 0;
+}
+
+struct outcome {
+	struct rep reps[MAX_REPS];
+	u64 probe[E2E_NR_PROBES];
+	const char *path;
+};
+
+struct params {
+	u32 packets, reps, check_packets;
+};
+
+/*
+ * The path the probes saw over a pass of the check.  Pages from the page
+ * allocator in a warm pool: recycling failed.  Fragments returned
+ * without a whole page ever coming back: the fragment page is reused in
+ * place.  Refills of the alloc cache: the pages came back through the
+ * ring; else through the cache.  Nothing allocated: no page_pool.
+ */
+static const char *path_of(const u64 *probe)
+{
+	u64 allocs = probe[E2E_PROBE_ALLOC_PAGE] +
+			  probe[E2E_PROBE_ALLOC_FRAG];
+
+	if (!allocs)
+		return "-";
+	/* test_run fills a pool of its own per call: not a page a packet */
+	if (probe[E2E_PROBE_SLOW] * 2 > allocs)
+		return "allocator";
+	if (!probe[E2E_PROBE_PUT] && !probe[E2E_PROBE_REFILL])
+		return probe[E2E_PROBE_ALLOC_FRAG] ? "frag" : "unknown";
+	if (probe[E2E_PROBE_REFILL])
+		return "ring";
+	return "cache";
+}
+
+static int check_path(const struct scenario *s, struct run *r,
+		      const struct params *p, struct outcome *o,
+		      struct e2e_err *e)
+{
+	u64 before[E2E_NR_PROBES], after[E2E_NR_PROBES];
+	struct e2e_err probe_err, off;
+	bool probed;
+	int i, rc;
+
+	/* probes that cannot count leave the path unknown, and say why */
+	probed = !e2e_probes_enable(true, &probe_err) &&
+		 !e2e_probes_read(before, &probe_err);
+	/* a packet not counted fails the scenario, probes or not */
+	rc = send_counted(s, r, p->check_packets, e);
+	if (probed && !rc)
+		probed = !e2e_probes_read(after, &probe_err);
+	/* never a timed repetition with a probe on */
+	if (e2e_probes_enable(false, &off) && !rc) {
+		*e = off;
+		rc = e->err;
+	}
+	if (rc)
+		return rc;
+	if (!probed) {
+		fprintf(stderr, "bench-e2e: %s: path not checked: %s\n",
+			s->name, probe_err.why);
+		o->path = "unknown";
+		return 0;
+	}
+	for (i = 0; i < E2E_NR_PROBES; i++)
+		o->probe[i] = after[i] - before[i];
+	o->path = path_of(o->probe);
+	return 0;
+}
+
+static int measure(const struct scenario *s, struct run *r,
+		   const struct params *p, bool probes, struct outcome *o,
+		   struct e2e_err *e)
+{
+	u64 c0, n0, counted;
+	u32 i;
+
+	/* warm: the pools hold their pages before anything counts */
+	if (s->setup(r, e) || send_counted(s, r, p->check_packets, e))
+		return e->err;
+	if (!probes)
+		o->path = "unknown";
+	else if (check_path(s, r, p, o, e))
+		return e->err;
+	if (e2e_counter_reset(r->counter_fd, e))
+		return e->err;
+	for (i = 0; i < p->reps; i++) {
+		struct rep *rep = &o->reps[i];
+		u64 busy0, busy1, wall;
+
+		rep->cpu = sched_getcpu();
+		if (busy_ns(s, &busy0, e))
+			return e->err;
+		n0 = ns_now();
+		c0 = cycles_now();
+		if (s->send(r, p->packets, e))
+			return e->err;
+		rep->cycles = cycles_now() - c0;
+		wall = ns_now() - n0;
+		if (busy_ns(s, &busy1, e))
+			return e->err;
+		rep->ns = busy1 - busy0 < wall ? busy1 - busy0 : wall;
+		rep->other_ns = wall - rep->ns;
+		rep->cycles = wall ? (u64)((__uint128_t)rep->cycles *
+						rep->ns / wall) : 0;
+	}
+	/* the timed packets are counted too, after the clocks stopped */
+	if (e2e_counter_read(r->counter_fd, &counted, e))
+		return e->err;
+	if (counted != (u64)p->reps * p->packets)
+		return e2e_fail(e, -1,
+				"the XDP program counted %llu of %llu timed packets",
+				(unsigned long long)counted,
+				(unsigned long long)p->reps * p->packets);
+	return 0;
+}
+
+/* value / n in thousandths, rounded */
+static u64 milli_per(u64 value, u64 n)
+{
+	return (value * 1000 + n / 2) / n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 isqrt(u64 v)
+{
+	u64 r = 0, bit = 1ull << 62;
+
+	while (bit > v)
+		bit >>= 2;
+	while (bit) {
+		if (v >= r + bit) {
+			v -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/* " key=x.yy" from thousandths */
+static void put_milli2(FILE *f, const char *unit, const char *stat,
+		       u64 milli)
+{
+	u64 hundredths = (milli + 5) / 10;
+
+	fprintf(f, " %s_%s=%llu.%02llu", unit, stat,
+		(unsigned long long)(hundredths / 100),
+		(unsigned long long)(hundredths % 100));
+}
+
+/* min, median, mean, stddev, max as the module summarizes them */
+static void put_summary(FILE *f, const char *unit, const u64 *milli,
+			u32 n)
+{
+	u64 v[MAX_REPS], mean = 0, var = 0, d;
+	u32 i;
+
+	memcpy(v, milli, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < n; i++)
+		mean += v[i];
+	mean /= n;
+	for (i = 0; i < n; i++) {
+		d = v[i] > mean ? v[i] - mean : mean - v[i];
+		var += d * d;
+	}
+	put_milli2(f, unit, "min", v[0]);
+	put_milli2(f, unit, "median", n & 1 ? v[n / 2] :
+		   v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2);
+	put_milli2(f, unit, "mean", mean);
+	put_milli2(f, unit, "stddev", n > 1 ? isqrt(var / (n - 1)) : 0);
+	put_milli2(f, unit, "max", v[n - 1]);
+}
+
+static void put_samples(FILE *f, const char *key, const u64 *milli,
+			u32 n)
+{
+	u32 i;
+
+	fprintf(f, " %s=", key);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%llu.%03llu", i ? "," : "",
+			(unsigned long long)(milli[i] / 1000),
+			(unsigned long long)(milli[i] % 1000));
+}
+
+/* The path this kernel's source gives the scenario. */
+static const char *expected_path(const struct scenario *s)
+{
+	if (s->older_function && e2e_have_symbol(s->older_function))
+		return s->older_path;
+	return s->expect_path;
+}
+
+/* What the check pass counted, beside the module's fields. */
+static void put_probes(FILE *f, const struct params *p,
+		       const struct outcome *o)
+{
+	static const char *const keys[E2E_NR_PROBES] = {
+		[E2E_PROBE_REFILL] = "pp_refills",
+		[E2E_PROBE_PUT] = "pp_put_pages",
+		[E2E_PROBE_ALLOC_PAGE] = "pp_alloc_pages",
+		[E2E_PROBE_ALLOC_FRAG] = "pp_alloc_frags",
+	};
+	int i;
+
+	fprintf(f, " pages_allocated=%llu pages_released=%llu",
+		(unsigned long long)o->probe[E2E_PROBE_SLOW],
+		(unsigned long long)o->probe[E2E_PROBE_RELEASE]);
+	fprintf(f, " check_packets=%u", p->check_packets);
+	for (i = 0; i < E2E_PROBE_SLOW; i++)
+		fprintf(f, " %s=%llu", keys[i],
+			(unsigned long long)o->probe[i]);
+}
+
+static void put_test(FILE *f, const struct scenario *s,
+		     const struct params *p, const struct outcome *o)
+{
+	u64 cyc[MAX_REPS], ns[MAX_REPS], sorted[MAX_REPS];
+	u32 i, med = 0, moves = 0;
+	const struct rep *m;
+	u64 other;
+
+	for (i = 0; i < p->reps; i++) {
+		cyc[i] = milli_per(o->reps[i].cycles, p->packets);
+		ns[i] = milli_per(o->reps[i].ns, p->packets);
+		moves += o->reps[i].cpu != o->reps[0].cpu;
+	}
+	/* the repetition of median cost gives the totals (lower middle) */
+	memcpy(sorted, cyc, p->reps * sizeof(*cyc));
+	qsort(sorted, p->reps, sizeof(*sorted), cmp_u64);
+	while (cyc[med] != sorted[(p->reps - 1) / 2])
+		med++;
+	m = &o->reps[med];
+	/* the module's fields, in its order (doc/output.rst) */
+	fprintf(f, "test: name=%s run_flags_bit=- row=- context=e2e", s->name);
+	fprintf(f, " wanted_context=e2e cpu=%d cpu_moves=%u reps=%u loops=%u",
+		o->reps[0].cpu, moves, p->reps, p->packets);
+	fprintf(f, " invoke_count=%u total_invoke_count=%llu", p->packets,
+		(unsigned long long)p->reps * p->packets);
+	fprintf(f, " cycles=%llu ns=%llu chunks=%u",
+		(unsigned long long)m->cycles, (unsigned long long)m->ns,
+		p->reps);
+	put_samples(f, "cycles_per_elem", &cyc[med], 1);
+	put_samples(f, "ns_per_elem", &ns[med], 1);
+	put_summary(f, "cycles", cyc, p->reps);
+	put_summary(f, "ns", ns, p->reps);
+	put_samples(f, "cycles_samples", cyc, p->reps);
+	put_samples(f, "ns_samples", ns, p->reps);
+	for (i = 0, other = 0; i < p->reps; i++)
+		other += o->reps[i].other_ns;
+	fprintf(f, " pmu=- other_ns=%llu path=%s", (unsigned long long)other,
+		o->path);
+	if (strcmp(o->path, "unknown"))
+		put_probes(f, p, o);
+	else
+		fprintf(f, " pages_allocated=- pages_released=-");
+	fprintf(f, " expect_path=%s expect_allocated_max=-",
+		expected_path(s));
+	fputs(" expect_released=- expect_stats=- cheaper_than=-\n", f);
+}
+
+/* Strict whole numbers within [min, max]. */
+static int parse_u32(const char *opt, const char *arg, u32 min,
+		     u32 max, u32 *val)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = arg[0] >= '0' && arg[0] <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (arg[0] < '0' || arg[0] > '9' || errno || *end || v < min ||
+	    v > max || (arg[0] == '0' && arg[1])) {
+		fprintf(stderr, "bench-e2e: %s %s: accepted: a whole number from %u to %u\n",
+			opt, arg, min, max);
+		return -1;
+	}
+	*val = v;
+	return 0;
+}
+
+/* Selects scenarios by a comma-separated list of names. */
+static int parse_selection(const char *arg, bool *sel)
+{
+	char *list, *name, *save = NULL;
+	size_t i;
+	int rc = 0;
+
+	if (!arg[0] || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,")) {
+		fprintf(stderr, "bench-e2e: -s '%s': accepted: %s\n", arg,
+			"scenario names separated by single commas");
+		return -1;
+	}
+	list = strdup(arg);
+	if (!list)
+		return -1;
+	memset(sel, 0, NR_SCENARIOS * sizeof(*sel));
+	for (name = strtok_r(list, ",", &save); name && !rc;
+	     name = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < NR_SCENARIOS; i++) {
+			if (!strcmp(name, scenarios[i].name))
+				break;
+		}
+		if (i < NR_SCENARIOS) {
+			sel[i] = true;
+			continue;
+		}
+		fprintf(stderr, "bench-e2e: -s: no scenario '%s'; accepted:",
+			name);
+		for (i = 0; i < NR_SCENARIOS; i++)
+			fprintf(stderr, " %s", scenarios[i].name);
+		fputc('\n', stderr);
+		rc = -1;
+	}
+	free(list);
+	return rc;
+}
+
+/*
+ * The module's results file: one format 3 block, read whole; its lines
+ * are written again with the scenarios' rows joined to them.
+ */
+struct module_file {
+	char *text;
+	size_t len;
+	unsigned long tests, skips;
+};
+
+static int read_module_file(const char *path, struct module_file *mf)
+{
+	size_t cap = 1 << 16, lines = 0;
+	const char *line, *nl, *end_line = NULL;
+	FILE *f = fopen(path, "re");
+	size_t got;
+	char extra;
+
+	if (!f) {
+		fprintf(stderr, "bench-e2e: -m %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	mf->text = malloc(cap);
+	mf->len = 0;
+	while (mf->text && (got = fread(mf->text + mf->len, 1,
+					cap - 1 - mf->len, f)) > 0) {
+		mf->len += got;
+		if (mf->len == cap - 1) {
+			cap *= 2;
+			mf->text = cap <= (1 << 24) ? realloc(mf->text, cap) :
+						      NULL;
+		}
+	}
+	fclose(f);
+	if (!mf->text) {
+		fprintf(stderr, "bench-e2e: -m %s: too large or out of memory\n",
+			path);
+		return -1;
+	}
+	mf->text[mf->len] = '\0';
+	if (strncmp(mf->text, "format: bench_page_pool_simple 3\n", 33) ||
+	    strlen(mf->text) != mf->len || !mf->len ||
+	    mf->text[mf->len - 1] != '\n')
+		goto bad;
+	for (line = mf->text; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (++lines > 1 && !strncmp(line, "format:", 7))
+			goto bad;
+		if ((size_t)(nl - line) > LINE_MAX_LEN || end_line)
+			goto bad;
+		if (!strncmp(line, "end: ", 5))
+			end_line = line;
+	}
+	if (!end_line || sscanf(end_line, "end: tests=%lu skips=%lu%c",
+				&mf->tests, &mf->skips, &extra) != 3 ||
+	    extra != '\n')
+		goto bad;
+	mf->len = end_line - mf->text;
+	return 0;
+bad:
+	fprintf(stderr, "bench-e2e: -m %s: %s\n", path,
+		"not one whole format 3 block of bench_page_pool_simple ending in its end: line");
+	return -1;
+}
+
+static void print_help(void)
+{
+	size_t i;
+
+	fputs("usage: bench-e2e -m MODULE_RESULTS -o OUT [-s NAME,...]\n", stderr);
+	fprintf(stderr, "%s",
+		"       [-n PACKETS] [-r REPS] [-c PACKETS] [-P]\n"
+		"  -m FILE   the results file of the module's load this run joins\n"
+		"  -o FILE   where to write it, with a row per scenario\n"
+		"  -s LIST   scenarios, comma-separated (default: all)\n"
+		"  -n N      packets per timed repetition (default 20000)\n"
+		"  -r N      timed repetitions (default 5)\n"
+		"  -c N      packets of the warm-up and of the path check (default 4096)\n"
+		"  -P        no path check (no probes); path=unknown\n"
+		"  -L        list the scenarios and their paths, and exit\n"
+		"scenarios:");
+	for (i = 0; i < NR_SCENARIOS; i++)
+		fprintf(stderr, " %s", scenarios[i].name);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct params p = { 20000, 5, 4096 };
+	const char *module_path = NULL, *out_path = NULL;
+	bool sel[NR_SCENARIOS], probes = true, probes_ok;
+	unsigned long ran = 0, skipped = 0, failed = 0;
+	static struct outcome o;
+	struct module_file mf;
+	struct e2e_err e;
+	cpu_set_t cpu0;
+	const char *sel_line, *params_line;
+	size_t i;
+	FILE *f;
+	int opt;
+
+	for (i = 0; i < NR_SCENARIOS; i++)
+		sel[i] = true;
+	if (getenv("BENCH_E2E_FAULT")) {
+		for (i = 1; i < ARRAY_SIZE(fault_names); i++) {
+			if (!strcmp(getenv("BENCH_E2E_FAULT"), fault_names[i]))
+				fault = i;
+		}
+		if (fault == FAULT_NONE) {
+			fprintf(stderr, "bench-e2e: BENCH_E2E_FAULT=%s: %s\n",
+				getenv("BENCH_E2E_FAULT"),
+				"accepted: attach, silent-pktgen, peer-down");
+			return 2;
+		}
+	}
+	while ((opt = getopt(argc, argv, "m:o:s:n:r:c:PL")) != -1) {
+		switch (opt) {
+		case 'L':
+			for (i = 0; i < NR_SCENARIOS; i++)
+				printf("%s %s\n", scenarios[i].name,
+				       scenarios[i].expect_path);
+			return 0;
+		case 'm':
+			module_path = optarg;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 's':
+			if (parse_selection(optarg, sel))
+				return 2;
+			break;
+		case 'n':
+			if (parse_u32("-n", optarg, 1, MAX_PACKETS, &p.packets))
+				return 2;
+			break;
+		case 'r':
+			if (parse_u32("-r", optarg, 1, MAX_REPS, &p.reps))
+				return 2;
+			break;
+		case 'c':
+			if (parse_u32("-c", optarg, 1, MAX_PACKETS,
+				      &p.check_packets))
+				return 2;
+			break;
+		case 'P':
+			probes = false;
+			break;
+		default:
+			print_help();
+		}
+	}
+	if (optind != argc || !module_path || !out_path)
+		print_help();
+	if (read_module_file(module_path, &mf))
+		return 1;
+	sel_line = strstr(mf.text, "\nselected: ");
+	params_line = strstr(mf.text, "\nparams: ");
+	if (!sel_line || !params_line) {
+		fprintf(stderr, "bench-e2e: -m %s: no selected: or params: line\n",
+			module_path);
+		return 1;
+	}
+	f = fopen(out_path, "we");
+	if (!f) {
+		fprintf(stderr, "bench-e2e: -o %s: %s\n", out_path,
+			strerror(errno));
+		return 1;
+	}
+	/* one CPU: pktgen's thread kpktgend_0 runs there too */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
+		fprintf(stderr, "bench-e2e: cannot run on CPU 0: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	pktgen_pid = e2e_kthread_pid("kpktgend_0");
+	softirqd_pid = e2e_kthread_pid("ksoftirqd/0");
+	probes_ok = probes && !e2e_probes_create(&e);
+	if (probes && !probes_ok)
+		fprintf(stderr, "bench-e2e: no path checks: %s\n", e.why);
+
+	/* the header, with the scenarios added to params: and selected: */
+	fwrite(mf.text, 1, strchr(params_line + 1, '\n') - mf.text, f);
+	fprintf(f, " e2e_packets=%u e2e_reps=%u e2e_check_packets=%u",
+		p.packets, p.reps, p.check_packets);
+	fwrite(strchr(params_line + 1, '\n'), 1,
+	       strchr(sel_line + 1, '\n') - strchr(params_line + 1, '\n'), f);
+	for (i = 0; i < NR_SCENARIOS; i++) {
+		if (sel[i])
+			fprintf(f, ",%s", scenarios[i].name);
+	}
+	fwrite(strchr(sel_line + 1, '\n'), 1,
+	       mf.text + mf.len - strchr(sel_line + 1, '\n'), f);
+
+	for (i = 0; i < NR_SCENARIOS; i++) {
+		const struct scenario *s = &scenarios[i];
+		struct run r = { -1, -1, -1, -1, -1, s->pkt_size, false, false,
+				 "" };
+		int rc;
+
+		if (!sel[i])
+			continue;
+		if (!e2e_have_symbol(s->needs)) {
+			fprintf(f, "skip: name=%s run_flags_bit=- wanted_context=e2e reason=%s\n",
+				s->name, s->lacks);
+			fprintf(stderr, "bench-e2e: %s skipped: %s\n", s->name,
+				s->lacks);
+			skipped++;
+			continue;
+		}
+		memset(&o, 0, sizeof(o));
+		e.why[0] = '\0';
+		rc = measure(s, &r, &p, probes_ok, &o, &e);
+		run_teardown(&r);
+		if (rc && r.lacks[0]) {
+			fprintf(f, "skip: name=%s run_flags_bit=- wanted_context=e2e reason=%s\n",
+				s->name, r.lacks);
+			fprintf(stderr, "bench-e2e: %s skipped: %s\n", s->name,
+				r.lacks);
+			skipped++;
+			continue;
+		}
+		if (rc) {
+			/* no row: a failure never reads as a cost */
+			fprintf(f, "failed: name=%s reason=%s\n", s->name,
+				e.why);
+			fprintf(stderr, "bench-e2e: %s FAILED: %s\n", s->name,
+				e.why);
+			failed++;
+			continue;
+		}
+		put_test(f, s, &p, &o);
+		ran++;
+	}
+	e2e_probes_remove();
+	fprintf(f, "end: tests=%lu skips=%lu\n", mf.tests + ran,
+		mf.skips + skipped);
+	if (fclose(f)) {
+		fprintf(stderr, "bench-e2e: -o %s: %s\n", out_path,
+			strerror(errno));
+		return 1;
+	}
+	return failed ? 1 : 0;
+}

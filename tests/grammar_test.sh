@@ -117,6 +117,7 @@ bad	end-missing-blank-after	small	/^end:/ { print ""; next } { print } END { pri
 bad	end-extra-word	small	/^end:/ { print $0 " more=1"; next } { print }
 bad	end-words-swapped	small	/^end:/ { print "end: skips=0 tests=1"; next } { print }
 good	end-line-in-format2	small2	{ print } END { print "end: tests=99 skips=0" }
+good	all-tests-skipped	small	FIRST { print "skip: name=for_loop run_flags_bit=0 wanted_context=process reason=not on this kernel"; next } /^end:/ { print "end: tests=0 skips=1"; next } { print }
 good	two-blocks	small	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) print l[i] }
 good	format2-then-3	small2	{ print } END { while ((getline l <ENVIRON["SMALL"]) > 0) { sub(/^clock: instructions$/, "clock: cycles", l); print l } }
 bad	first-block-cut	small	{ l[NR] = $0 } /^end:/ { next } { print } END { for (i = 1; i <= NR; i++) print l[i] }

@@ -286,7 +286,9 @@ results_is_number() {	# value
 # to 64 letters, digits, "_" and "-" (the selected: ones too), each
 # test: name once in its block, a skip: reason, and from format 3 on a
 # clock: and accel: line and the end: line whose counts agree with the
-# block.  Each block is one load, as bench-compare reads it.  Each
+# block.  The numbers of a test: line are read as bench-compare reads
+# them (__RESULTS_NUMBERS): a bad one is said, naming its field, at its
+# line.  Each block is one load, as bench-compare reads it.  Each
 # FIELD named must be a plain decimal number on every test: line.
 # Otherwise prints "FILE:LINE: what is wrong" and fails.
 results_check() {	# file [field...]
@@ -306,7 +308,7 @@ __results_check() {	# one-block file [field...]
 		printf '%s: cannot read it\n' "$r_file"
 		return 1
 	fi
-	results_strict_awk "$r_file" '
+	results_strict_awk "$r_file" "$__RESULTS_NUMBERS"'
 	BEGIN {
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
 		# what bench-compare reads of a test: line (results.c)
@@ -403,6 +405,7 @@ __results_check() {	# one-block file [field...]
 			    " (also at line " test_line[name] ")")
 		test_line[name] = NR
 		tests++
+		test_numbers()
 		for (j = 1; j <= numbers; j++) {
 			v = ""
 			for (i = 3; i <= NF; i++)
@@ -438,6 +441,157 @@ __results_check() {	# one-block file [field...]
 			bad_at(block, "no end: line: the block is cut")
 	}' RESULTS_NUMBERS="$*" RESULTS_ONE="$r_one"
 }
+
+# The numbers of a test: line ($0, its fields in seen[]), read as
+# bench-compare reads them (tools/compare/results.c, read_test()):
+# invoke_count, reps, cycles and ns whole numbers of 64 bits; the
+# per-element values and samples plain decimals ("12", "1.5", "1.5e3")
+# from 2^-64 (or 0) to 2^64 - 1, of at most 99 decimals, that a double
+# holds as written (util.c, parse_value()); a per-element value within a
+# unit of its last digit of its total / invoke_count; as many samples as
+# reps.  Each error names the field, at the line.
+__RESULTS_NUMBERS='
+function field(key,   i) {
+	if (!((key "=") in seen))
+		return ""
+	for (i = 3; i <= NF; i++)
+		if (index($i, key "=") == 1)
+			return substr($i, length(key) + 2)
+}
+function number_bad(key, v, why) {
+	bad("test " substr($2, 6) ": " why " in " key "=" v)
+}
+# a whole number of 64 bits, as parse_ull()
+function whole(key, v,   w) {
+	w = v
+	sub(/^0+/, "", w)
+	match(w, /^[0-9]*/)
+	if (RLENGTH > 20 || (RLENGTH == 20 && substr(w, 1, 20) > "18446744073709551615"))
+		number_bad(key, v, "number out of range")
+	if (v !~ /^[0-9]+$/)
+		number_bad(key, v, "bad number")
+	return v + 0
+}
+# the plain decimal S as printf("%.Df") writes it, "" if that takes
+# over 200 digits (util.c, number_written())
+function written(s, d,   m, ex, i, c, num, frac, z, out) {
+	m = s
+	ex = 0
+	if (match(s, /[eE]/)) {
+		m = substr(s, 1, RSTART - 1)
+		ex = substr(s, RSTART + 1) + 0
+	}
+	frac = -1
+	num = ""
+	for (i = 1; i <= length(m); i++) {
+		c = substr(m, i, 1)
+		if (c == ".") {
+			frac = 0
+			continue
+		}
+		if (num != "" || c != "0")
+			num = num c
+		if (frac >= 0)
+			frac++
+	}
+	if (frac < 0)
+		frac = 0
+	z = num != "" ? ex - frac + d : 0
+	if (z < 0 || z > 200 || length(num) > 200)
+		return ""
+	for (; z > 0; z--)
+		num = num "0"
+	out = ""
+	while (length(out) + length(num) < d + 1)
+		out = out "0"
+	out = out num
+	if (d)
+		out = substr(out, 1, length(out) - d) "." substr(out, length(out) - d + 1)
+	return out
+}
+# the values of FIELD (a comma-separated list) into vals[1..n], their
+# most decimals in vals_d; returns n (parse_value() on each)
+function values(key, v,   n, list, i, s, x, d, f, e) {
+	n = split(v, list, ",")
+	if (substr(v, length(v)) == ",")
+		n++
+	vals_d = 0
+	for (i = 1; i <= n; i++) {
+		s = list[i]
+		if (s !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/)
+			number_bad(key, v, "bad number")
+		x = s + 0
+		f = s
+		sub(/[eE].*/, "", f)
+		d = index(f, ".") ? length(f) - index(f, ".") : 0
+		e = 0
+		if (match(s, /[eE]/))
+			e = substr(s, RSTART + 1) + 0
+		d -= e
+		if (d < 0)
+			d = 0
+		if (x < 1 / 18446744073709551615 && s ~ /^[0.]*[1-9]/)
+			number_bad(key, v, "number out of range")
+		if (x > 18446744073709551615 || d > 99)
+			number_bad(key, v, "number out of range")
+		if (written(s, d) != sprintf("%." d "f", x))
+			number_bad(key, v, "number a double cannot hold as written (too many digits)")
+		vals[i] = x
+		if (d > vals_d)
+			vals_d = d
+	}
+	return n
+}
+# metric M (cycles or ns): its repetitions counted in reps_of[M]
+function metric(m,   tot, inv, pe, t, q, n, diff) {
+	tot = field(m)
+	inv = field("invoke_count")
+	pe = field(m "_per_elem")
+	q = ""
+	if (tot != "" && inv != "") {
+		t = whole(m, tot)
+		if (invokes == 0)
+			bad("test " substr($2, 6) ": invoke_count=0")
+		q = t / invokes
+		if (pe != "") {
+			n = values(m "_per_elem", pe)
+			diff = vals[1] - q
+			if (diff < 0)
+				diff = -diff
+			if (n != 1 || diff > ("1e-" vals_d) * (1 + 1 / 1e9))
+				bad("test " substr($2, 6) ": " m "_per_elem=" pe \
+				    " disagrees with " m "/invoke_count = " sprintf("%.6f", q))
+		}
+	}
+	reps_of[m] = 0
+	if (field(m "_samples") != "")
+		reps_of[m] = values(m "_samples", field(m "_samples"))
+	else if (q != "")
+		reps_of[m] = 1
+	else if (pe != "")
+		reps_of[m] = values(m "_per_elem", pe)
+}
+function test_numbers(   inv, r) {
+	inv = field("invoke_count")
+	if (inv != "")
+		invokes = whole("invoke_count", inv)
+	r = field("reps")
+	if (r != "")
+		r = whole("reps", r)
+	metric("cycles")
+	metric("ns")
+	if (!reps_of["cycles"])
+		bad("test " substr($2, 6) ": no cycles (need cycles= and invoke_count=, or cycles_per_elem=)")
+	if (r != "" && field("cycles_samples") != "" && reps_of["cycles"] != r)
+		bad("test " substr($2, 6) ": cycles_samples has " reps_of["cycles"] " values, reps=" r)
+	if (r != "" && field("ns_samples") != "" && reps_of["ns"] != r)
+		bad("test " substr($2, 6) ": ns_samples has " reps_of["ns"] " values, reps=" r)
+	if (field("cycles_samples") != "" && field("ns_samples") != "" &&
+	    reps_of["cycles"] != reps_of["ns"])
+		bad("test " substr($2, 6) ": cycles_samples has " reps_of["cycles"] \
+		    " values, ns_samples " reps_of["ns"])
+}
+'
 
 # How many blocks (loads) a file holds: its format: lines.
 results_blocks() {	# file

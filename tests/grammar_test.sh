@@ -128,6 +128,27 @@ bad	second-block-duplicate-test	small	{ l[NR] = $0; print } END { for (i = 1; i 
 bad	test-field-missing	small	FIRST { sub(/ ns=[0-9]*/, "") } { print }
 bad	test-last-field-missing	small	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
 good	format2-field-missing	small2	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
+bad	cycles-not-a-number	small	FIRST { sub(/ cycles=[0-9]+/, " cycles=12x") } { print }
+bad	invoke-count-signed	small	FIRST { sub(/ invoke_count=/, " invoke_count=+") } { print }
+bad	invoke-count-over-64-bits	small	FIRST { sub(/ invoke_count=[0-9]+/, " invoke_count=18446744073709551616") } { print }
+bad	invoke-count-zero	small	FIRST { sub(/ invoke_count=[0-9]+/, " invoke_count=0") } { print }
+bad	reps-cut	small	FIRST { sub(/ reps=[0-9]+/, " reps=1.") } { print }
+bad	ns-total-hex	small	FIRST { sub(/ ns=[0-9]+/, " ns=0x10") } { print }
+bad	per-elem-cut	small	FIRST { sub(/ cycles_per_elem=[0-9]+/, "&x") } { print }
+bad	per-elem-disagrees	small	FIRST { sub(/ ns_per_elem=[^ ]*/, " ns_per_elem=3.010") } { print }
+bad	per-elem-two-values	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, "&,3.003") } { print }
+bad	sample-nan	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=nan") } { print }
+bad	sample-empty	small	FIRST { sub(/ ns_samples=[^ ]*/, "&,") } { print }
+bad	sample-inexact	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=18446744073709551615") } { print }
+bad	sample-tiny	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=1e-30") } { print }
+bad	sample-too-many-decimals	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=0.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000") } { print }
+bad	sample-over-range	small	FIRST { sub(/ ns_samples=[^ ]*/, " ns_samples=1e20") } { print }
+bad	samples-more-than-reps	small	FIRST { sub(/ cycles_samples=[^ ]*/, "&,3.001") } { print }
+bad	samples-counts-differ	small	FIRST { sub(/ reps=1 /, " reps=2 "); sub(/ cycles_samples=[^ ]*/, "&,3.001") } { print }
+bad	sample-in-format2	small2	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=1..5") } { print }
+good	samples-with-exponent	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=3.003e0"); sub(/ ns_samples=[^ ]*/, " ns_samples=0.3008e1") } { print }
+good	samples-with-leading-zeros	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=003.003") } { print }
+good	per-elem-within-a-unit	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, " cycles_per_elem=3.0") } { print }
 bad	line-over-64k	small	NR == 3 { printf "later_key: "; for (i = 11; i <= 65536; i++) printf "x"; print "y" } { print }
 good	line-of-64k	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y" } { print }
 bad	line-of-64k-and-cr	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y\r" } { print }

@@ -427,7 +427,7 @@ __results_check() {	# one-block file [field...]
 			bad("no accel: line (format " format ")")
 		if (NF != 3 || $2 !~ /^tests=[0-9]+$/ || $3 !~ /^skips=[0-9]+$/)
 			bad("expected \"end: tests=N skips=N\"")
-		if (substr($2, 7) + 0 != tests || substr($3, 7) + 0 != skips)
+		if (dec(substr($2, 7)) != tests || dec(substr($3, 7)) != skips)
 			bad("end: says " $2 " " $3 ", the block has tests=" \
 			    tests + 0 " skips=" skips + 0 ": lines are missing")
 		ended = 1
@@ -470,7 +470,7 @@ function whole(key, v,   w) {
 		number_bad(key, v, "number out of range")
 	if (v !~ /^[0-9]+$/)
 		number_bad(key, v, "bad number")
-	return v + 0
+	return dec(v)
 }
 # the plain decimal S as printf("%.Df") writes it, "" if that takes
 # over 200 digits (util.c, number_written())
@@ -479,7 +479,7 @@ function written(s, d,   m, ex, i, c, num, frac, z, out) {
 	ex = 0
 	if (match(s, /[eE]/)) {
 		m = substr(s, 1, RSTART - 1)
-		ex = substr(s, RSTART + 1) + 0
+		ex = dec(substr(s, RSTART + 1))
 	}
 	frac = -1
 	num = ""
@@ -520,13 +520,13 @@ function values(key, v,   n, list, i, s, x, d, f, e) {
 		s = list[i]
 		if (s !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/)
 			number_bad(key, v, "bad number")
-		x = s + 0
+		x = dec(s)
 		f = s
 		sub(/[eE].*/, "", f)
 		d = index(f, ".") ? length(f) - index(f, ".") : 0
 		e = 0
 		if (match(s, /[eE]/))
-			e = substr(s, RSTART + 1) + 0
+			e = dec(substr(s, RSTART + 1))
 		d -= e
 		if (d < 0)
 			d = 0
@@ -636,6 +636,18 @@ function bad_at(line, msg) {
 }
 function name_ok(s) {
 	return s ~ /^[A-Za-z0-9_-]+$/ && length(s) <= 64
+}
+# the number a decimal S says: busybox awk reads "010" as octal 8
+function dec(s,   sign) {
+	sign = ""
+	if (s ~ /^[-+]/) {
+		sign = substr(s, 1, 1)
+		s = substr(s, 2)
+	}
+	sub(/^0+/, "", s)
+	if (s == "" || s ~ /^[eE]/)
+		return 0
+	return (sign s) + 0
 }
 BEGIN {
 	# printable text: ASCII but controls (tab allowed), and UTF-8 of

@@ -149,6 +149,8 @@ bad	sample-in-format2	small2	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_sampl
 good	samples-with-exponent	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=3.003e0"); sub(/ ns_samples=[^ ]*/, " ns_samples=0.3008e1") } { print }
 good	samples-with-leading-zeros	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=003.003") } { print }
 good	per-elem-within-a-unit	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, " cycles_per_elem=3.0") } { print }
+good	invoke-count-leading-zero	small	FIRST { sub(/ invoke_count=/, " invoke_count=0") } { print }
+bad	end-count-leading-zero	icount	/^end:/ { sub(/tests=20/, "tests=024") } { print }
 bad	line-over-64k	small	NR == 3 { printf "later_key: "; for (i = 11; i <= 65536; i++) printf "x"; print "y" } { print }
 good	line-of-64k	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y" } { print }
 bad	line-of-64k-and-cr	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y\r" } { print }

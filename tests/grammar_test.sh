@@ -43,6 +43,14 @@ LC_ALL=C awk '/^selected: / { print "selected: for_loop"; next }
 	/^test: / && !t { t = 1; print; next } /^(test|skip|cpu):/ { next }
 	{ print }' "$DATA/format2.results" >"$dir/data/small2.results" || exit 1
 
+# and prof, small made format 4: a profile of its test, two functions
+LC_ALL=C awk 'NR == 1 { sub(/3$/, "4") } /^end: / {
+	print "profile: l1i=32768:8 l1d=49152:12 llc=1310720:20 line=64"
+	print "prof: name=for_loop windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000"
+	print "prof_fn: name=for_loop fn=bench_for_loop[bench_page_pool_simple] insns=2.002 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.001 l1d_miss=0.001 llc_miss=0.000"
+	print "prof_fn: name=for_loop fn=time_bench_loop.cold insns=1.001 loads=0.000 stores=0.000 atomics=0.000 l1i_miss=0.001 l1d_miss=0.000 llc_miss=0.000"
+} { print }' "$dir/data/small.results" >"$dir/data/prof.results" || exit 1
+
 # COMMAND under shell UNDER; busybox with its own tools first in PATH.
 under() {	# shell command...
 	u_sh=$1
@@ -149,8 +157,33 @@ bad	sample-in-format2	small2	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_sampl
 good	samples-with-exponent	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=3.003e0"); sub(/ ns_samples=[^ ]*/, " ns_samples=0.3008e1") } { print }
 good	samples-with-leading-zeros	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=003.003") } { print }
 good	per-elem-within-a-unit	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, " cycles_per_elem=3.0") } { print }
+bad	prof-missing	prof	/^prof/ { next } { print }
+bad	prof-twice	prof	/^end:/ { print "prof: name=for_loop windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }
+bad	prof-of-no-test	prof	/^end:/ { print "prof: name=lock windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }
+bad	prof-fn-before-prof	prof	/^prof: / { p = $0; next } /^prof_fn: / && p { print; print p; p = ""; next } { print }
+bad	test-after-prof	prof	/^end:/ { print t; print "end: tests=2 skips=0"; next } FIRST { t = $0; sub(/name=for_loop/, "name=lock", t) } { print }
+bad	profile-missing	prof	/^profile:/ { next } { print }
+bad	profile-twice	prof	/^profile:/ { print } { print }
+bad	profile-after-prof	prof	/^profile:/ { p = $0; next } /^end:/ { print p } { print }
+bad	profile-without-ways	prof	/^profile:/ { sub(/l1d=49152:12/, "l1d=49152") } { print }
+bad	profile-size-zero	prof	/^profile:/ { sub(/line=64/, "line=0") } { print }
+bad	prof-count-two-decimals	prof	/^prof: / { sub(/ loads=1.000/, " loads=1.00") } { print }
+bad	prof-count-over-2-53	prof	/^prof_fn: .*cold/ { sub(/ insns=1.001/, " insns=9007199254741.000") } { print }
+bad	prof-windows-zero	prof	/^prof: / { sub(/ windows=2/, " windows=0") } { print }
+bad	prof-windows-not-a-number	prof	/^prof: / { sub(/ windows=2/, " windows=2x") } { print }
+bad	prof-field-missing	prof	/^prof: / { sub(/ llc_miss=[^ ]*/, "") } { print }
+bad	prof-fn-missing	prof	/^prof_fn: .*cold/ { sub(/ fn=[^ ]*/, "") } { print }
+bad	prof-fn-not-a-symbol	prof	/^prof_fn: .*cold/ { sub(/ fn=[^ ]*/, " fn=a[b") } { print }
+bad	prof-fn-twice	prof	/^prof_fn: .*cold/ { print } { print }
+bad	prof-fns-do-not-add-up	prof	/^prof_fn: .*cold/ { next } { print }
+bad	prof-fns-do-not-add-up-second-block	prof	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) if (l[i] !~ /cold/) print l[i] }
+bad	prof-fn-twice-in-cut-block	prof	/^end:/ { next } /^prof_fn: .*cold/ { print } { print }
+good	prof-fn-unknown-code	prof	/^prof_fn: .*cold/ { sub(/ fn=[^ ]*/, " fn=?") } { print }
+good	prof-fns-within-rounding	prof	/^prof: / { sub(/ insns=3.003/, " insns=3.004") } { print }
+good	prof-as-written	prof	{ print }
 good	invoke-count-leading-zero	small	FIRST { sub(/ invoke_count=/, " invoke_count=0") } { print }
 bad	end-count-leading-zero	icount	/^end:/ { sub(/tests=20/, "tests=024") } { print }
+good	prof-counts-leading-zeros	prof	/^prof: / { sub(/l1i_miss=0.002/, "l1i_miss=0.020") } /^prof_fn: .*bench_for_loop/ { sub(/l1i_miss=0.001/, "l1i_miss=0.015") } /^prof_fn: .*cold/ { sub(/l1i_miss=0.001/, "l1i_miss=0.005") } { print }
 bad	line-over-64k	small	NR == 3 { printf "later_key: "; for (i = 11; i <= 65536; i++) printf "x"; print "y" } { print }
 good	line-of-64k	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y" } { print }
 bad	line-of-64k-and-cr	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y\r" } { print }

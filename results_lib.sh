@@ -287,7 +287,10 @@ results_is_number() {	# value
 # to 64 letters, digits, "_" and "-" (the selected: ones too), each
 # test: name once in its block, a skip: reason, and from format 3 on a
 # clock: and accel: line and the end: line whose counts agree with the
-# block.  Each block is one load, as bench-compare reads it.  Each
+# block.  The numbers of a test: line are read as bench-compare reads
+# them (__RESULTS_NUMBERS): a bad one is said, naming its field, at its
+# line; and format 4's profile lines as it reads them
+# (__RESULTS_PROFILE).  Each block is one load, as bench-compare reads it.  Each
 # FIELD named must be a plain decimal number on every test: line.
 # Otherwise prints "FILE:LINE: what is wrong" and fails.
 results_check() {	# file [field...]
@@ -307,7 +310,7 @@ __results_check() {	# one-block file [field...]
 		printf '%s: cannot read it\n' "$r_file"
 		return 1
 	fi
-	results_strict_awk "$r_file" '
+	results_strict_awk "$r_file" "$__RESULTS_NUMBERS$__RESULTS_PROFILE"'
 	BEGIN {
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
 		# what bench-compare reads of a test: line (results.c)
@@ -327,6 +330,8 @@ __results_check() {	# one-block file [field...]
 	/^format:/ && $1 == "format:" {
 		if (block && ENVIRON["RESULTS_ONE"] != "")
 			bad("a second results block: this reader takes one load")
+		if (format == 4)
+			prof_close(0)
 		if (format >= 3 && !ended)
 			bad_at(block, "no end: line: the block is cut")
 		if ($2 != "bench_page_pool_simple" || NF != 3)
@@ -334,10 +339,12 @@ __results_check() {	# one-block file [field...]
 			    " (expected \"format: bench_page_pool_simple N\")")
 		if ($3 !~ /^[1-4]$/)
 			bad("unsupported results format version " $3 " (supported: 1 to 4)")
+		delete test_line
+		delete prof_line
+		tests = skips = clock = accel = ended = 0
+		caches = prof_started = 0
 		format = $3 + 0
 		block = NR
-		delete test_line
-		tests = skips = clock = accel = ended = 0
 		next
 	}
 	$0 ~ /^[ \t]*$/ {
@@ -392,6 +399,21 @@ __results_check() {	# one-block file [field...]
 		if ($1 == "skip:" && i > NF)
 			bad("skip: line without reason=")
 	}
+	format == 4 && $1 == "test:" && prof_started {
+		bad("test: line after the block\047s prof: lines (format 4 profiles follow every test: line)")
+	}
+	format == 4 && $1 == "profile:" {
+		profile_line()
+	}
+	format == 4 && ($1 == "prof:" || $1 == "prof_fn:") {
+		prof_started = 1
+		if ($1 == "prof:")
+			prof_close(1)
+		prof_take()
+	}
+	format == 4 && $1 == "end:" {
+		prof_end()
+	}
 	# a field the module always writes missing: the line was cut
 	$1 == "test:" && format >= 3 {
 		for (i = 1; i <= nrequired; i++)
@@ -404,7 +426,10 @@ __results_check() {	# one-block file [field...]
 			bad("test " name ": appears twice in one results block" \
 			    " (also at line " test_line[name] ")")
 		test_line[name] = NR
+		if (!(name in test_id))
+			test_id[name] = ++nr_test_ids
 		tests++
+		test_numbers()
 		for (j = 1; j <= numbers; j++) {
 			v = ""
 			for (i = 3; i <= NF; i++)
@@ -426,7 +451,7 @@ __results_check() {	# one-block file [field...]
 			bad("no accel: line (format " format ")")
 		if (NF != 3 || $2 !~ /^tests=[0-9]+$/ || $3 !~ /^skips=[0-9]+$/)
 			bad("expected \"end: tests=N skips=N\"")
-		if (substr($2, 7) + 0 != tests || substr($3, 7) + 0 != skips)
+		if (dec(substr($2, 7)) != tests || dec(substr($3, 7)) != skips)
 			bad("end: says " $2 " " $3 ", the block has tests=" \
 			    tests + 0 " skips=" skips + 0 ": lines are missing")
 		ended = 1
@@ -434,12 +459,319 @@ __results_check() {	# one-block file [field...]
 	END {
 		if (failed)
 			exit 1
+		if (format == 4)
+			prof_close(0)
 		if (!block)
 			bad("empty file")
 		if (format >= 3 && !ended)
 			bad_at(block, "no end: line: the block is cut")
 	}' RESULTS_NUMBERS="$*" RESULTS_ONE="$r_one"
 }
+
+# The numbers of a test: line ($0, its fields in seen[]), read as
+# bench-compare reads them (tools/compare/results.c, read_test()):
+# invoke_count, reps, cycles and ns whole numbers of 64 bits; the
+# per-element values and samples plain decimals ("12", "1.5", "1.5e3")
+# from 2^-64 (or 0) to 2^64 - 1, of at most 99 decimals, that a double
+# holds as written (util.c, parse_value()); a per-element value within a
+# unit of its last digit of its total / invoke_count; as many samples as
+# reps.  Each error names the field, at the line.
+__RESULTS_NUMBERS='
+function field(key,   i) {
+	if (!((key "=") in seen))
+		return ""
+	for (i = 3; i <= NF; i++)
+		if (index($i, key "=") == 1)
+			return substr($i, length(key) + 2)
+}
+function number_bad(key, v, why) {
+	bad("test " substr($2, 6) ": " why " in " key "=" v)
+}
+# a whole number of 64 bits, as parse_ull()
+function whole(key, v,   w) {
+	w = v
+	sub(/^0+/, "", w)
+	match(w, /^[0-9]*/)
+	if (RLENGTH > 20 || (RLENGTH == 20 && substr(w, 1, 20) > "18446744073709551615"))
+		number_bad(key, v, "number out of range")
+	if (v !~ /^[0-9]+$/)
+		number_bad(key, v, "bad number")
+	return dec(v)
+}
+# the plain decimal S as printf("%.Df") writes it, "" if that takes
+# over 200 digits (util.c, number_written())
+function written(s, d,   m, ex, i, c, num, frac, z, out) {
+	m = s
+	ex = 0
+	if (match(s, /[eE]/)) {
+		m = substr(s, 1, RSTART - 1)
+		ex = dec(substr(s, RSTART + 1))
+	}
+	frac = -1
+	num = ""
+	for (i = 1; i <= length(m); i++) {
+		c = substr(m, i, 1)
+		if (c == ".") {
+			frac = 0
+			continue
+		}
+		if (num != "" || c != "0")
+			num = num c
+		if (frac >= 0)
+			frac++
+	}
+	if (frac < 0)
+		frac = 0
+	z = num != "" ? ex - frac + d : 0
+	if (z < 0 || z > 200 || length(num) > 200)
+		return ""
+	for (; z > 0; z--)
+		num = num "0"
+	out = ""
+	while (length(out) + length(num) < d + 1)
+		out = out "0"
+	out = out num
+	if (d)
+		out = substr(out, 1, length(out) - d) "." substr(out, length(out) - d + 1)
+	return out
+}
+# the values of FIELD (a comma-separated list) into vals[1..n], their
+# most decimals in vals_d; returns n (parse_value() on each)
+function values(key, v,   n, list, i, s, x, d, f, e) {
+	n = split(v, list, ",")
+	if (substr(v, length(v)) == ",")
+		n++
+	vals_d = 0
+	for (i = 1; i <= n; i++) {
+		s = list[i]
+		if (s !~ /^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/)
+			number_bad(key, v, "bad number")
+		x = dec(s)
+		f = s
+		sub(/[eE].*/, "", f)
+		d = index(f, ".") ? length(f) - index(f, ".") : 0
+		e = 0
+		if (match(s, /[eE]/))
+			e = dec(substr(s, RSTART + 1))
+		d -= e
+		if (d < 0)
+			d = 0
+		if (x < 1 / 18446744073709551615 && s ~ /^[0.]*[1-9]/)
+			number_bad(key, v, "number out of range")
+		if (x > 18446744073709551615 || d > 99)
+			number_bad(key, v, "number out of range")
+		if (written(s, d) != sprintf("%." d "f", x))
+			number_bad(key, v, "number a double cannot hold as written (too many digits)")
+		vals[i] = x
+		if (d > vals_d)
+			vals_d = d
+	}
+	return n
+}
+# metric M (cycles or ns): its repetitions counted in reps_of[M]
+function metric(m,   tot, inv, pe, t, q, n, diff) {
+	tot = field(m)
+	inv = field("invoke_count")
+	pe = field(m "_per_elem")
+	q = ""
+	if (tot != "" && inv != "") {
+		t = whole(m, tot)
+		if (invokes == 0)
+			bad("test " substr($2, 6) ": invoke_count=0")
+		q = t / invokes
+		if (pe != "") {
+			n = values(m "_per_elem", pe)
+			diff = vals[1] - q
+			if (diff < 0)
+				diff = -diff
+			if (n != 1 || diff > ("1e-" vals_d) * (1 + 1 / 1e9))
+				bad("test " substr($2, 6) ": " m "_per_elem=" pe \
+				    " disagrees with " m "/invoke_count = " sprintf("%.6f", q))
+		}
+	}
+	reps_of[m] = 0
+	if (field(m "_samples") != "")
+		reps_of[m] = values(m "_samples", field(m "_samples"))
+	else if (q != "")
+		reps_of[m] = 1
+	else if (pe != "")
+		reps_of[m] = values(m "_per_elem", pe)
+}
+function test_numbers(   inv, r) {
+	inv = field("invoke_count")
+	if (inv != "")
+		invokes = whole("invoke_count", inv)
+	r = field("reps")
+	if (r != "")
+		r = whole("reps", r)
+	metric("cycles")
+	metric("ns")
+	if (!reps_of["cycles"])
+		bad("test " substr($2, 6) ": no cycles (need cycles= and invoke_count=, or cycles_per_elem=)")
+	if (r != "" && field("cycles_samples") != "" && reps_of["cycles"] != r)
+		bad("test " substr($2, 6) ": cycles_samples has " reps_of["cycles"] " values, reps=" r)
+	if (r != "" && field("ns_samples") != "" && reps_of["ns"] != r)
+		bad("test " substr($2, 6) ": ns_samples has " reps_of["ns"] " values, reps=" r)
+	if (field("cycles_samples") != "" && field("ns_samples") != "" &&
+	    reps_of["cycles"] != reps_of["ns"])
+		bad("test " substr($2, 6) ": cycles_samples has " reps_of["cycles"] \
+		    " values, ns_samples " reps_of["ns"])
+}
+'
+
+# Format 4's profile lines, read as bench-compare reads them
+# (tools/compare/results.c, parse_caches() and parse_prof()): one
+# profile: line before the prof: lines; after the test: lines, one
+# prof: line per test of the block, its prof_fn: lines after it, each
+# field there, windows a whole number above 0, the counts DIGITS.DDD
+# (at most 2^53 - 1 thousandths), fn a kernel symbol, [module] after it
+# or "?", a function once per test, the functions adding up to their
+# test within half a thousandth a line.  Errors come where and when
+# bench-compare says them: a group's at the next prof: line, end: line
+# or block (its sums not at a block cut short).
+__RESULTS_PROFILE='
+function profile_line(   i, key, w, n) {
+	if (caches || prof_started)
+		bad("profile: line " (caches ? "given twice in its block" : \
+		    "after the block\047s prof: lines"))
+	caches = 1
+	split("l1i= l1d= llc= line=", key, " ")
+	n = split(substr($0, index($0, ":") + 1), w, " ")
+	for (i = 1; i <= 4; i++)
+		if (n != 4 || index(w[i], key[i]) != 1 ||
+		    !size_ok(substr(w[i], length(key[i]) + 1), i < 4))
+			bad("bad profile: line: expected \"profile: l1i=SIZE:WAYS l1d=SIZE:WAYS llc=SIZE:WAYS line=BYTES\"")
+}
+# why V is no whole number of 64 bits, as parse_ull() says it, or ""
+function ull_status(v,   w) {
+	match(v, /^[0-9]*/)
+	w = substr(v, 1, RLENGTH)
+	sub(/^0+/, "", w)
+	if (length(w) > 20 || (length(w) == 20 && w > "18446744073709551615"))
+		return "number out of range"
+	return v ~ /^[0-9]+$/ ? "" : "bad number"
+}
+function ull_ok(v,   w) {
+	w = v
+	sub(/^0+/, "", w)
+	return v ~ /^[0-9]+$/ && (length(w) < 20 ||
+	    (length(w) == 20 && w <= "18446744073709551615"))
+}
+function size_ok(v, ways,   c) {
+	if (!ways)
+		return ull_ok(v) && dec(v) > 0
+	c = index(v, ":")
+	return c && ull_ok(substr(v, 1, c - 1)) && dec(substr(v, 1, c - 1)) > 0 &&
+	    ull_ok(substr(v, c + 1)) && dec(substr(v, c + 1)) > 0
+}
+function prof_field(key,   i) {
+	for (i = 3; i <= NF; i++)
+		if (index($i, key "=") == 1)
+			return substr($i, length(key) + 2)
+	return ""
+}
+function prof_take(   what, fn, name, f, k, v, w, c) {
+	what = $1
+	fn = what == "prof_fn:"
+	name = substr($2, 6)
+	if (!(name in test_line))
+		bad(what " test " name " has no test: line in this block")
+	split((fn ? "fn" : "windows") " insns loads stores atomics l1i_miss l1d_miss llc_miss", k, " ")
+	for (f = 1; f <= 8; f++)
+		if (!((k[f] "=") in seen))
+			bad(what " test " name ": no " k[f] "= (format 4 always has it: cut short?)")
+	if (fn) {
+		v = prof_field("fn")
+		if (v != "?" && v !~ /^[A-Za-z0-9_.$]+(\[[A-Za-z0-9_]+\])?$/)
+			bad(what " test " name ": fn=" v " is no function (a kernel symbol, [module] after it, or ?)")
+	} else {
+		v = prof_field("windows")
+		if (ull_status(v) != "")
+			bad(what " test " name ": " ull_status(v) " in windows=" v)
+		if (dec(v) == 0)
+			bad(what " test " name ": windows=0 (a profiled test ran in a window)")
+	}
+	for (f = 2; f <= 8; f++) {
+		v = prof_field(k[f])
+		if (v !~ /^[0-9]+\.[0-9][0-9][0-9]$/)
+			bad(what " test " name ": bad number in " k[f] "=" v " (a count per element has 3 decimals)")
+		w = substr(v, 1, length(v) - 4)
+		sub(/^0+/, "", w)
+		c = dec(w) * 1000 + dec(substr(v, length(v) - 2))
+		if (length(w) > 13 || c > 9007199254740991)
+			bad(what " test " name ": number out of range in " k[f] "=" v)
+		count[f] = c
+	}
+	if (!fn) {
+		if (name in prof_line)
+			bad("prof: test " name " given twice in this block (also at line " prof_line[name] ")")
+		prof_line[name] = NR
+		group = name
+		nr_fns = 0
+		for (f = 2; f <= 8; f++)
+			total[f] = count[f]
+		return
+	}
+	if (group != name) {
+		if (!(name in prof_line))
+			bad("prof_fn: test " name " before its prof: line")
+		bad("prof_fn: test " name " after other tests\047 prof: lines (its prof_fn: lines follow its prof: line)")
+	}
+	v = prof_field("fn")
+	if (!(v in fn_id))
+		fn_id[v] = ++nr_fn_ids
+	nr_fns++
+	fn_name[nr_fns] = v
+	fn_at[nr_fns] = NR
+	for (f = 2; f <= 8; f++)
+		fn_count[nr_fns, f] = count[f]
+}
+# the open prof: group ended: a function once, and (SUMS) the counts
+function prof_close(sums,   i, j, dup, first, f, k, sum, d) {
+	if (group == "")
+		return
+	dup = 0
+	for (i = 1; i <= nr_fns; i++)
+		for (j = 1; j < i; j++)
+			if (fn_name[j] == fn_name[i] &&
+			    (!dup || fn_id[fn_name[i]] < fn_id[fn_name[dup]])) {
+				dup = i
+				first = j
+			}
+	if (dup) {
+		group_name = group
+		group = ""
+		bad_at(fn_at[dup], "prof_fn: test " group_name ": function " fn_name[dup] \
+		       " given twice in this block (also at line " fn_at[first] ")")
+	}
+	split("- insns loads stores atomics l1i_miss l1d_miss llc_miss", k, " ")
+	for (f = 2; sums && f <= 8; f++) {
+		sum = 0
+		for (i = 1; i <= nr_fns; i++)
+			sum += fn_count[i, f]
+		d = total[f] - sum
+		if (d < 0)
+			d = -d
+		if (d > int((nr_fns + 1) / 2))
+			bad_at(prof_line[group], "prof: test " group ": its functions\047 " k[f] \
+			       " add up to " sprintf("%.3f", sum / 1000) ", not " \
+			       sprintf("%.3f", total[f] / 1000) " (a prof_fn: line lost?)")
+	}
+	group = ""
+}
+function prof_end(   name, best) {
+	prof_close(1)
+	if (!caches)
+		bad("format 4 block without a profile: line")
+	best = ""
+	for (name in test_line)
+		if (!(name in prof_line) &&
+		    (best == "" || test_id[name] < test_id[best]))
+			best = name
+	if (best != "")
+		bad("test " best " has no prof: line (format 4 profiles every test of its block)")
+}
+'
 
 # How many blocks (loads) a file holds: its format: lines.
 results_blocks() {	# file
@@ -484,6 +816,18 @@ function bad_at(line, msg) {
 }
 function name_ok(s) {
 	return s ~ /^[A-Za-z0-9_-]+$/ && length(s) <= 64
+}
+# the number a decimal S says: busybox awk reads "010" as octal 8
+function dec(s,   sign) {
+	sign = ""
+	if (s ~ /^[-+]/) {
+		sign = substr(s, 1, 1)
+		s = substr(s, 2)
+	}
+	sub(/^0+/, "", s)
+	if (s == "" || s ~ /^[eE]/)
+		return 0
+	return (sign s) + 0
 }
 BEGIN {
 	# printable text: ASCII but controls (tab allowed), and UTF-8 of

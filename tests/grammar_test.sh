@@ -45,6 +45,14 @@ LC_ALL=C awk '/^selected: / { print "selected: for_loop"; next }
 	/^test: / && !t { t = 1; print; next } /^(test|skip|cpu):/ { next }
 	{ print }' "$DATA/format2.results" >"$dir/data/small2.results" || exit 1
 
+# and prof, small made format 4: a profile of its test, two functions
+LC_ALL=C awk 'NR == 1 { sub(/3$/, "4") } /^end: / {
+	print "profile: l1i=32768:8 l1d=49152:12 llc=1310720:20 line=64"
+	print "prof: name=for_loop windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000"
+	print "prof_fn: name=for_loop fn=bench_for_loop[bench_page_pool_simple] insns=2.002 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.001 l1d_miss=0.001 llc_miss=0.000"
+	print "prof_fn: name=for_loop fn=time_bench_loop.cold insns=1.001 loads=0.000 stores=0.000 atomics=0.000 l1i_miss=0.001 l1d_miss=0.000 llc_miss=0.000"
+} { print }' "$dir/data/small.results" >"$dir/data/prof.results" || exit 1
+
 # COMMAND under shell UNDER; busybox with its own tools first in PATH.
 under() {	# shell command...
 	u_sh=$1
@@ -119,6 +127,7 @@ bad	end-missing-blank-after	small	/^end:/ { print ""; next } { print } END { pri
 bad	end-extra-word	small	/^end:/ { print $0 " more=1"; next } { print }
 bad	end-words-swapped	small	/^end:/ { print "end: skips=0 tests=1"; next } { print }
 good	end-line-in-format2	small2	{ print } END { print "end: tests=99 skips=0" }
+good	all-tests-skipped	small	FIRST { print "skip: name=for_loop run_flags_bit=0 wanted_context=process reason=not on this kernel"; next } /^end:/ { print "end: tests=0 skips=1"; next } { print }
 good	two-blocks	small	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) print l[i] }
 good	format2-then-3	small2	{ print } END { while ((getline l <ENVIRON["SMALL"]) > 0) { sub(/^clock: instructions$/, "clock: cycles", l); print l } }
 bad	first-block-cut	small	{ l[NR] = $0 } /^end:/ { next } { print } END { for (i = 1; i <= NR; i++) print l[i] }
@@ -129,6 +138,54 @@ bad	second-block-duplicate-test	small	{ l[NR] = $0; print } END { for (i = 1; i 
 bad	test-field-missing	small	FIRST { sub(/ ns=[0-9]*/, "") } { print }
 bad	test-last-field-missing	small	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
 good	format2-field-missing	small2	FIRST { sub(/ cheaper_than=[^ ]*/, "") } { print }
+bad	cycles-not-a-number	small	FIRST { sub(/ cycles=[0-9]+/, " cycles=12x") } { print }
+bad	invoke-count-signed	small	FIRST { sub(/ invoke_count=/, " invoke_count=+") } { print }
+bad	invoke-count-over-64-bits	small	FIRST { sub(/ invoke_count=[0-9]+/, " invoke_count=18446744073709551616") } { print }
+bad	invoke-count-zero	small	FIRST { sub(/ invoke_count=[0-9]+/, " invoke_count=0") } { print }
+bad	reps-cut	small	FIRST { sub(/ reps=[0-9]+/, " reps=1.") } { print }
+bad	ns-total-hex	small	FIRST { sub(/ ns=[0-9]+/, " ns=0x10") } { print }
+bad	per-elem-cut	small	FIRST { sub(/ cycles_per_elem=[0-9]+/, "&x") } { print }
+bad	per-elem-disagrees	small	FIRST { sub(/ ns_per_elem=[^ ]*/, " ns_per_elem=3.010") } { print }
+bad	per-elem-two-values	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, "&,3.003") } { print }
+bad	sample-nan	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=nan") } { print }
+bad	sample-empty	small	FIRST { sub(/ ns_samples=[^ ]*/, "&,") } { print }
+bad	sample-inexact	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=18446744073709551615") } { print }
+bad	sample-tiny	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=1e-30") } { print }
+bad	sample-too-many-decimals	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=0.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000") } { print }
+bad	sample-over-range	small	FIRST { sub(/ ns_samples=[^ ]*/, " ns_samples=1e20") } { print }
+bad	samples-more-than-reps	small	FIRST { sub(/ cycles_samples=[^ ]*/, "&,3.001") } { print }
+bad	samples-counts-differ	small	FIRST { sub(/ reps=1 /, " reps=2 "); sub(/ cycles_samples=[^ ]*/, "&,3.001") } { print }
+bad	sample-in-format2	small2	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=1..5") } { print }
+good	samples-with-exponent	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=3.003e0"); sub(/ ns_samples=[^ ]*/, " ns_samples=0.3008e1") } { print }
+good	samples-with-leading-zeros	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=003.003") } { print }
+good	per-elem-within-a-unit	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, " cycles_per_elem=3.0") } { print }
+bad	prof-missing	prof	/^prof/ { next } { print }
+bad	prof-twice	prof	/^end:/ { print "prof: name=for_loop windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }
+bad	prof-of-no-test	prof	/^end:/ { print "prof: name=lock windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }
+bad	prof-fn-before-prof	prof	/^prof: / { p = $0; next } /^prof_fn: / && p { print; print p; p = ""; next } { print }
+bad	test-after-prof	prof	/^end:/ { print t; print "end: tests=2 skips=0"; next } FIRST { t = $0; sub(/name=for_loop/, "name=lock", t) } { print }
+bad	profile-missing	prof	/^profile:/ { next } { print }
+bad	profile-twice	prof	/^profile:/ { print } { print }
+bad	profile-after-prof	prof	/^profile:/ { p = $0; next } /^end:/ { print p } { print }
+bad	profile-without-ways	prof	/^profile:/ { sub(/l1d=49152:12/, "l1d=49152") } { print }
+bad	profile-size-zero	prof	/^profile:/ { sub(/line=64/, "line=0") } { print }
+bad	prof-count-two-decimals	prof	/^prof: / { sub(/ loads=1.000/, " loads=1.00") } { print }
+bad	prof-count-over-2-53	prof	/^prof_fn: .*cold/ { sub(/ insns=1.001/, " insns=9007199254741.000") } { print }
+bad	prof-windows-zero	prof	/^prof: / { sub(/ windows=2/, " windows=0") } { print }
+bad	prof-windows-not-a-number	prof	/^prof: / { sub(/ windows=2/, " windows=2x") } { print }
+bad	prof-field-missing	prof	/^prof: / { sub(/ llc_miss=[^ ]*/, "") } { print }
+bad	prof-fn-missing	prof	/^prof_fn: .*cold/ { sub(/ fn=[^ ]*/, "") } { print }
+bad	prof-fn-not-a-symbol	prof	/^prof_fn: .*cold/ { sub(/ fn=[^ ]*/, " fn=a[b") } { print }
+bad	prof-fn-twice	prof	/^prof_fn: .*cold/ { print } { print }
+bad	prof-fns-do-not-add-up	prof	/^prof_fn: .*cold/ { next } { print }
+bad	prof-fns-do-not-add-up-second-block	prof	{ l[NR] = $0; print } END { for (i = 1; i <= NR; i++) if (l[i] !~ /cold/) print l[i] }
+bad	prof-fn-twice-in-cut-block	prof	/^end:/ { next } /^prof_fn: .*cold/ { print } { print }
+good	prof-fn-unknown-code	prof	/^prof_fn: .*cold/ { sub(/ fn=[^ ]*/, " fn=?") } { print }
+good	prof-fns-within-rounding	prof	/^prof: / { sub(/ insns=3.003/, " insns=3.004") } { print }
+good	prof-as-written	prof	{ print }
+good	invoke-count-leading-zero	small	FIRST { sub(/ invoke_count=/, " invoke_count=0") } { print }
+bad	end-count-leading-zero	icount	/^end:/ { sub(/tests=20/, "tests=024") } { print }
+good	prof-counts-leading-zeros	prof	/^prof: / { sub(/l1i_miss=0.002/, "l1i_miss=0.020") } /^prof_fn: .*bench_for_loop/ { sub(/l1i_miss=0.001/, "l1i_miss=0.015") } /^prof_fn: .*cold/ { sub(/l1i_miss=0.001/, "l1i_miss=0.005") } { print }
 bad	line-over-64k	small	NR == 3 { printf "later_key: "; for (i = 11; i <= 65536; i++) printf "x"; print "y" } { print }
 good	line-of-64k	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y" } { print }
 bad	line-of-64k-and-cr	small	NR == 3 { printf "later_key: "; for (i = 12; i < 65536; i++) printf "x"; print "y\r" } { print }

@@ -128,11 +128,16 @@ int read_stream(struct bench_set *set, enum side side, const char *name,
 		.side = side,
 		.file = set->paths.str[id],
 	};
+	size_t i, before = set->nr_loads;
+	bool blocks = false;
 
 	read_lines(&ctx, f);
 	if (ctx.errors)
 		return -1;
-	if (!ctx.samples) {
+	/* a results block whose tests were all skipped is a load too */
+	for (i = before; i < set->nr_loads; i++)
+		blocks |= !set->loads[i].dmesg;
+	if (!ctx.samples && !blocks) {
 		fprintf(stderr, PROG ": no benchmark results in %s\n", ctx.file);
 		return -1;
 	}
@@ -200,10 +205,22 @@ static int results_names(const char *dir, char ***names, size_t *nr)
 	return n ? 0 : -1;
 }
 
+/* Whether a load from @first on was read from kernel log lines. */
+static bool has_dmesg_load(const struct bench_set *set, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < set->nr_loads; i++) {
+		if (set->loads[i].dmesg)
+			return true;
+	}
+	return false;
+}
+
 /*
  * A directory as one side: each regular file named *.results in it, in
- * the order of their names, is one load (one results block). Other
- * names are not read. 0, or -1 if any is bad.
+ * the order of their names, gives its results blocks, each one load, as
+ * a file named on the command line does. Other names are not read. 0, or -1 if any is bad.
  */
 static int read_dir(struct bench_set *set, enum side side, const char *dir)
 {
@@ -221,11 +238,9 @@ static int read_dir(struct bench_set *set, enum side side, const char *dir)
 			ret = -1;
 		} else if (read_file(set, side, path)) {
 			ret = -1;
-		} else if (set->nr_loads - before != 1 ||
-			   set->loads[before].dmesg) {
-			complain("%s: holds %zu loads; %s",
-				 path, set->nr_loads - before,
-				 "a results file of a directory must be one load");
+		} else if (has_dmesg_load(set, before)) {
+			complain("%s: %s", path,
+				 "a kernel log, not a results file: a directory holds results files");
 			ret = -1;
 		}
 		free(path);

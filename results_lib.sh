@@ -640,7 +640,8 @@ function profile_line(   i, key, w, n) {
 	for (i = 1; i <= 4; i++)
 		if (n != 4 || index(w[i], key[i]) != 1 ||
 		    !size_ok(substr(w[i], length(key[i]) + 1), i < 4))
-			bad("bad profile: line: expected \"profile: l1i=SIZE:WAYS l1d=SIZE:WAYS llc=SIZE:WAYS line=BYTES\"")
+			bad("bad profile: line: expected \"profile:" \
+			    " l1i=SIZE:WAYS l1d=SIZE:WAYS llc=SIZE:WAYS line=BYTES\"")
 }
 # why V is no whole number of 64 bits, as parse_ull() says it, or ""
 function ull_status(v,   w) {
@@ -715,7 +716,8 @@ function prof_take(   what, fn, name, f, k, v, w, c) {
 	if (group != name) {
 		if (!(name in prof_line))
 			bad("prof_fn: test " name " before its prof: line")
-		bad("prof_fn: test " name " after other tests\047 prof: lines (its prof_fn: lines follow its prof: line)")
+		bad("prof_fn: test " name " after other tests\047 prof: lines" \
+		    " (its prof_fn: lines follow its prof: line)")
 	}
 	v = prof_field("fn")
 	if (!(v in fn_id))

@@ -22,6 +22,7 @@
 #include <linux/bpf.h>
 
 #include "e2e.h"
+#include "time_bench_math.h"
 
 #define VETH_SEND "bpe2e0"	/* pktgen and the devmap send here */
 #define VETH_RECV "bpe2e1"	/* its peer: the XDP program under test */
@@ -441,35 +442,11 @@ static int measure(const struct scenario *s, struct run *r,
 	return 0;
 }
 
-/* value / n in thousandths, rounded */
-static u64 milli_per(u64 value, u64 n)
-{
-	return (value * 1000 + n / 2) / n;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-static u64 isqrt(u64 v)
-{
-	u64 r = 0, bit = 1ull << 62;
-
-	while (bit > v)
-		bit >>= 2;
-	while (bit) {
-		if (v >= r + bit) {
-			v -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
 }
 
 /* " key=x.yy" from thousandths */
@@ -483,28 +460,20 @@ static void put_milli2(FILE *f, const char *unit, const char *stat,
 		(unsigned long long)(hundredths % 100));
 }
 
-/* min, median, mean, stddev, max as the module summarizes them */
+/* min, median, mean, stddev, max: the module's own summary */
 static void put_summary(FILE *f, const char *unit, const u64 *milli,
 			u32 n)
 {
-	u64 v[MAX_REPS], mean = 0, var = 0, d;
-	u32 i;
+	struct time_bench_summary sum;
+	u64 v[MAX_REPS];
 
 	memcpy(v, milli, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmp_u64);
-	for (i = 0; i < n; i++)
-		mean += v[i];
-	mean /= n;
-	for (i = 0; i < n; i++) {
-		d = v[i] > mean ? v[i] - mean : mean - v[i];
-		var += d * d;
-	}
-	put_milli2(f, unit, "min", v[0]);
-	put_milli2(f, unit, "median", n & 1 ? v[n / 2] :
-		   v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2);
-	put_milli2(f, unit, "mean", mean);
-	put_milli2(f, unit, "stddev", n > 1 ? isqrt(var / (n - 1)) : 0);
-	put_milli2(f, unit, "max", v[n - 1]);
+	sum = time_bench_summarize(v, n);
+	put_milli2(f, unit, "min", sum.min);
+	put_milli2(f, unit, "median", sum.median);
+	put_milli2(f, unit, "mean", sum.mean);
+	put_milli2(f, unit, "stddev", sum.stddev);
+	put_milli2(f, unit, "max", sum.max);
 }
 
 static void put_samples(FILE *f, const char *key, const u64 *milli,
@@ -557,8 +526,9 @@ static void put_test(FILE *f, const struct scenario *s,
 	u64 other;
 
 	for (i = 0; i < p->reps; i++) {
-		cyc[i] = milli_per(o->reps[i].cycles, p->packets);
-		ns[i] = milli_per(o->reps[i].ns, p->packets);
+		cyc[i] = time_bench_milli_per_elem(o->reps[i].cycles,
+						   p->packets);
+		ns[i] = time_bench_milli_per_elem(o->reps[i].ns, p->packets);
 		moves += o->reps[i].cpu != o->reps[0].cpu;
 	}
 	/* the repetition of median cost gives the totals (lower middle) */

@@ -335,7 +335,8 @@ __results_check() {	# one-block file [field...]
 		if (format >= 3 && !ended)
 			bad_at(block, "no end: line: the block is cut")
 		if ($2 != "bench_page_pool_simple" || NF != 3)
-			bad((!block ? "not a results file of bench_page_pool_simple" : "bad format line") \
+			bad((!block ? "not a results file of bench_page_pool_simple" : \
+				      "bad format line") \
 			    " (expected \"format: bench_page_pool_simple N\")")
 		if ($3 !~ /^[1-4]$/)
 			bad("unsupported results format version " $3 " (supported: 1 to 4)")
@@ -400,7 +401,8 @@ __results_check() {	# one-block file [field...]
 			bad("skip: line without reason=")
 	}
 	format == 4 && $1 == "test:" && prof_started {
-		bad("test: line after the block\047s prof: lines (format 4 profiles follow every test: line)")
+		bad("test: line after the block\047s prof: lines" \
+		    " (format 4 profiles follow every test: line)")
 	}
 	format == 4 && $1 == "profile:" {
 		profile_line()
@@ -418,7 +420,8 @@ __results_check() {	# one-block file [field...]
 	$1 == "test:" && format >= 3 {
 		for (i = 1; i <= nrequired; i++)
 			if (!((required[i] "=") in seen))
-				bad("test: " substr($2, 6) " has no " required[i] "= (format 3 always has it: cut short?)")
+				bad("test: " substr($2, 6) " has no " required[i] "= (format 3" \
+				    " always has it: cut short?)")
 	}
 	$1 == "test:" {
 		name = substr($2, 6)
@@ -561,7 +564,8 @@ function values(key, v,   n, list, i, s, x, d, f, e) {
 		if (x > 18446744073709551615 || d > 99)
 			number_bad(key, v, "number out of range")
 		if (written(s, d) != sprintf("%." d "f", x))
-			number_bad(key, v, "number a double cannot hold as written (too many digits)")
+			number_bad(key, v, "number a double cannot hold" \
+			    " as written (too many digits)")
 		vals[i] = x
 		if (d > vals_d)
 			vals_d = d
@@ -607,9 +611,11 @@ function test_numbers(   inv, r) {
 	metric("cycles")
 	metric("ns")
 	if (!reps_of["cycles"])
-		bad("test " substr($2, 6) ": no cycles (need cycles= and invoke_count=, or cycles_per_elem=)")
+		bad("test " substr($2, 6) ": no cycles" \
+		    " (need cycles= and invoke_count=, or cycles_per_elem=)")
 	if (r != "" && field("cycles_samples") != "" && reps_of["cycles"] != r)
-		bad("test " substr($2, 6) ": cycles_samples has " reps_of["cycles"] " values, reps=" r)
+		bad("test " substr($2, 6) ": cycles_samples has " reps_of["cycles"] " values," \
+		    " reps=" r)
 	if (r != "" && field("ns_samples") != "" && reps_of["ns"] != r)
 		bad("test " substr($2, 6) ": ns_samples has " reps_of["ns"] " values, reps=" r)
 	if (field("cycles_samples") != "" && field("ns_samples") != "" &&
@@ -677,14 +683,17 @@ function prof_take(   what, fn, name, f, k, v, w, c) {
 	name = substr($2, 6)
 	if (!(name in test_line))
 		bad(what " test " name " has no test: line in this block")
-	split((fn ? "fn" : "windows") " insns loads stores atomics l1i_miss l1d_miss llc_miss", k, " ")
+	split((fn ? "fn" : "windows") \
+	      " insns loads stores atomics l1i_miss l1d_miss llc_miss", k, " ")
 	for (f = 1; f <= 8; f++)
 		if (!((k[f] "=") in seen))
-			bad(what " test " name ": no " k[f] "= (format 4 always has it: cut short?)")
+			bad(what " test " name ": no " k[f] "= (format 4" \
+			    " always has it: cut short?)")
 	if (fn) {
 		v = prof_field("fn")
 		if (v != "?" && v !~ /^[A-Za-z0-9_.$]+(\[[A-Za-z0-9_]+\])?$/)
-			bad(what " test " name ": fn=" v " is no function (a kernel symbol, [module] after it, or ?)")
+			bad(what " test " name ": fn=" v " is no function" \
+			    " (a kernel symbol, [module] after it, or ?)")
 	} else {
 		v = prof_field("windows")
 		if (ull_status(v) != "")
@@ -695,7 +704,8 @@ function prof_take(   what, fn, name, f, k, v, w, c) {
 	for (f = 2; f <= 8; f++) {
 		v = prof_field(k[f])
 		if (v !~ /^[0-9]+\.[0-9][0-9][0-9]$/)
-			bad(what " test " name ": bad number in " k[f] "=" v " (a count per element has 3 decimals)")
+			bad(what " test " name ": bad number in " k[f] "=" v \
+			    " (a count per element has 3 decimals)")
 		w = substr(v, 1, length(v) - 4)
 		sub(/^0+/, "", w)
 		c = dec(w) * 1000 + dec(substr(v, length(v) - 2))
@@ -705,7 +715,8 @@ function prof_take(   what, fn, name, f, k, v, w, c) {
 	}
 	if (!fn) {
 		if (name in prof_line)
-			bad("prof: test " name " given twice in this block (also at line " prof_line[name] ")")
+			bad("prof: test " name " given twice in this block" \
+			    " (also at line " prof_line[name] ")")
 		prof_line[name] = NR
 		group = name
 		nr_fns = 0

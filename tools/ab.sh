@@ -180,7 +180,7 @@ payload() {	# side count
 				>>"$p_file"
 			[ "$E2E" = 0 ] ||
 				printf 'BENCH_E2E=%s bench_e2e load-%d %s || exit\n' \
-					"$(sh_quote "$E2E_BIN")" $p_i "$E2E_OPTS" \
+					"$E2E_GUEST_BIN" $p_i "$E2E_OPTS" \
 					>>"$p_file"
 			p_i=$((p_i + 1))
 		done
@@ -204,7 +204,7 @@ run_guest_loads() {	# side guest-number first count
 		r_args="$1 $2 $3 $4"
 		set --
 		[ "$E2E" = 0 ] ||
-			set -- -b "$E2E_BIN" -D "$OUT/e2e-${r_args%% *}/e2e-modules"
+			set -- -f "$E2E_BIN" -D "$OUT/e2e-${r_args%% *}/e2e-modules"
 		guest_boot "$s_image" "$s_release" "$OUT/modules-${r_args%% *}" \
 			"$(payload "${r_args%% *}" "${r_args##* }")" "$dir" \
 			-a "$s_append" "$@"

@@ -478,13 +478,13 @@ e2e_faults() {	# kernel
 		printf 'for m in /bench/e2e-modules/*.ko; do insmod "$m"; done\n'
 		for f in attach silent-pktgen peer-down; do
 			printf 'BENCH_E2E_FAULT=%s %s -m "$BENCH_OUT/f.results" -o "$BENCH_OUT/%s.results" -n 500 -r 1 -c 500\n' \
-				"$f" "$(sh_quote "$f_bin")" "$f"
+				"$f" "$E2E_GUEST_BIN" "$f"
 			printf 'echo "fault %s: exit $?"\n' "$f"
 		done
 	} >"$f_dir/payload.sh"
 	sh "$BENCH_TOP/tools/guest.sh" -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
 		-m "$MODS" -p "$f_dir/payload.sh" -o "$f_dir.guest" \
-		-b "$f_bin" -D "$f_dir/e2e-modules" >&2 || return 1
+		-f "$f_bin" -D "$f_dir/e2e-modules" >&2 || return 1
 	ok=0
 	for f in attach:BPF_LINK_CREATE silent-pktgen:'pktgen sent 0 of' \
 		peer-down:'counted 0 of'; do

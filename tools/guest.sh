@@ -121,8 +121,13 @@ done
 for d in $dirs; do
 	cp -a "$d" "$root/bench/" || die "cannot copy $d"
 done
-# A dynamically linked program needs its libraries at the same paths.
+# A dynamically linked program needs its libraries at the same paths,
+# which the guest must not hide under a mount of its own.
 for bin in $binaries; do
+	case $bin in
+	/tmp/* | /proc/* | /sys/* | /dev/*)
+		die "-b $bin: the guest mounts its own ${bin%"${bin#/*/}"}: give a program installed elsewhere, or -f for a static one" ;;
+	esac
 	for f in "$bin" $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
 		mkdir -p "$root$(dirname "$f")"
 		cp -L "$f" "$root$f" || die "cannot copy $f"

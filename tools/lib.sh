@@ -960,6 +960,9 @@ guest_failed() {	# status out what
 # repetitions at 5000 packets, so that many suffice.
 E2E_DEFAULT_PACKETS=5000
 E2E_DEFAULT_REPS=3
+# Where guests find bench-e2e (static): shipped with guest.sh -f into
+# /bench, never at its host path, which the guest's /tmp may hide.
+E2E_GUEST_BIN=/bench/bench-e2e
 E2E_MAX_PACKETS=100000000
 E2E_MAX_REPS=100
 

@@ -60,8 +60,8 @@ if [ "$E2E" != 0 ]; then
 	e2e_modules "$tmp" "$KERNEL_RELEASE" "$KDIR"
 	# shellcheck disable=SC2016 # $? of the guest's shell
 	printf 'rc=$?\n[ $rc = 0 ] || exit $rc\nBENCH_E2E=%s bench_e2e run %s\n' \
-		"$(sh_quote "$E2E_BIN")" "$E2E_OPTS" >>"$tmp/payload.sh"
-	set -- -b "$E2E_BIN" -D "$tmp/e2e-modules"
+		"$E2E_GUEST_BIN" "$E2E_OPTS" >>"$tmp/payload.sh"
+	set -- -f "$E2E_BIN" -D "$tmp/e2e-modules"
 fi
 
 say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE"

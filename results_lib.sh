@@ -261,6 +261,7 @@ results_index() {	# file dir "field..." "cpu-field..."
 		for (k = 1; k <= nkeys; k++)
 			print value[keys[k]] >out
 		close(out)
+		printf "" >(out ".stats")	# there, even with nothing named
 		n = split(value["expect_stats"], terms, ",")
 		for (t = 1; t <= n; t++) {
 			sub(/:.*/, "", terms[t])

@@ -436,6 +436,9 @@ grep -q '^ok 94 tasklet_page_pool01_fast_path cycles_min within +5% of the basel
 ktap_test_result "-c -b -p 5: the test that rose 4% passes" test $? = 0
 grep -q '^ok 87 20 of the 20 tests run are in the baseline, which the gate compares with$' "$out"
 ktap_test_result "-c -b: the gate says how many tests it compared" test $? = 0
+nostats=$(variant nostats.results '0,/^test: name=no-softirq-page_pool01 /s/expect_stats=[^ ]*/expect_stats=,/')
+expect_ktap "-c: an expect_stats naming no counter fails its check, and the run goes on" 1 1 \
+	'^not ok 14 no-softirq-page_pool01 page_pool counters' -c "$nostats"
 partial=$(variant partial.results '/name=lock /d; s/^end: tests=20/end: tests=19/')
 expect_ktap "-c -b: a test the baseline lacks is a skip" 0 0 \
 	'^ok 90 lock cycles_min within \+1% of the baseline # SKIP not in the baseline$' \

@@ -322,6 +322,22 @@ f=$(variant context.results '/name=tasklet_page_pool01_fast_path /s/ context=sof
 expect_ktap "-c: a test that ran in another context" 1 1 \
 	'^not ok 24 tasklet_page_pool01_fast_path ran in softirq context \(process\)$' \
 	-c "$f"
+E2E=$DATA/e2e.results	# the module's tests and the scenarios' rows
+expect_ktap "-c, the end-to-end scenarios' rows: every check passes, 111 of them" \
+	0 0 '^ok 81 xdp_live_drop ran every packet on the CPU it times \(e2e\)$' \
+	-c "$E2E"
+f=$(variant e2e-cpu.results '/name=xdp_live_drop /s/ context=e2e / context=e2e_off_cpu /' "$E2E")
+expect_ktap "-c: a scenario whose program saw packets on another CPU" 1 1 \
+	'^not ok 81 xdp_live_drop ran every packet on the CPU it times \(e2e_off_cpu\)$' \
+	-c "$f"
+f=$(variant e2e-path.results '/name=pktgen_veth_drop /s/ path=frag / path=cache /' "$E2E")
+expect_ktap "-c: a scenario whose pages took another path" 1 1 \
+	'^not ok 91 pktgen_veth_drop took path cache \(accepted: frag\)' \
+	-c "$f"
+f=$(variant e2e-count.results '/name=pktgen_veth_drop /s/ total_invoke_count=15000 / total_invoke_count=14999 /' "$E2E")
+expect_ktap "-c: a scenario that sent fewer packets than its repetitions" 1 1 \
+	'^not ok 89 pktgen_veth_drop reported, invoke count 5000 == loops 5000 in each of 3 reps, 14999 in all$' \
+	-c "$f"
 f=$(variant path.results '/name=tasklet_page_pool01_fast_path /s/ path=cache / path=ring /')
 expect_ktap "-c: a path outside expect_path" 1 1 \
 	'^not ok 25 tasklet_page_pool01_fast_path took path ring \(accepted: cache\), 0 pages from the page allocator \(at most 0\)$' \

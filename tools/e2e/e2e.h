@@ -42,12 +42,23 @@ enum e2e_prog_kind {
 	E2E_PROG_REDIRECT,	/* bpf_redirect_map() into a devmap's slot 0 */
 };
 
+/*
+ * The counter map's slots: packets whose program ran on the CPU whose
+ * threads are timed, and packets whose program ran on another, whose
+ * work no figure would hold.
+ */
+enum { E2E_ON_CPU, E2E_OFF_CPU, E2E_NR_COUNTERS };
+
 int e2e_counter_map(struct e2e_err *e);
 int e2e_devmap(int ifindex, struct e2e_err *e);
-int e2e_counter_read(int map_fd, u64 *count, struct e2e_err *e);
+int e2e_counter_read(int map_fd, u64 count[E2E_NR_COUNTERS],
+		     struct e2e_err *e);
 int e2e_counter_reset(int map_fd, struct e2e_err *e);
-/* @frags: BPF_F_XDP_HAS_FRAGS, the program takes multi-buffer packets */
-int e2e_prog_load(enum e2e_prog_kind kind, int map_fd, bool frags,
+/*
+ * @cpu: the CPU counted as on (E2E_ON_CPU); @frags: BPF_F_XDP_HAS_FRAGS,
+ * the program takes multi-buffer packets
+ */
+int e2e_prog_load(enum e2e_prog_kind kind, int map_fd, int cpu, bool frags,
 		  struct e2e_err *e);
 /* @generic: the skb path's generic XDP, else the driver's (native) XDP */
 int e2e_xdp_attach(int prog_fd, int ifindex, bool generic,

@@ -47,7 +47,8 @@ static u64 ptr_u64(const void *p)
 	return (u64)(unsigned long)p;
 }
 
-static int map_create(int type, u32 value_size, struct e2e_err *e)
+static int map_create(int type, u32 value_size, u32 entries,
+		      struct e2e_err *e)
 {
 	union bpf_attr attr;
 	int fd;
@@ -56,7 +57,7 @@ static int map_create(int type, u32 value_size, struct e2e_err *e)
 	attr.map_type = type;
 	attr.key_size = sizeof(u32);
 	attr.value_size = value_size;
-	attr.max_entries = 1;
+	attr.max_entries = entries;
 	fd = sys_bpf(BPF_MAP_CREATE, &attr);
 	if (fd < 0)
 		return e2e_fail(e, -errno, "bpf(BPF_MAP_CREATE, type %d): %s",
@@ -64,9 +65,9 @@ static int map_create(int type, u32 value_size, struct e2e_err *e)
 	return fd;
 }
 
-static int map_update(int fd, const void *value, struct e2e_err *e)
+static int map_update(int fd, u32 key, const void *value,
+		      struct e2e_err *e)
 {
-	u32 key = 0;
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
@@ -82,17 +83,17 @@ static int map_update(int fd, const void *value, struct e2e_err *e)
 
 int e2e_counter_map(struct e2e_err *e)
 {
-	return map_create(BPF_MAP_TYPE_ARRAY, sizeof(u64), e);
+	return map_create(BPF_MAP_TYPE_ARRAY, sizeof(u64), E2E_NR_COUNTERS, e);
 }
 
 int e2e_devmap(int ifindex, struct e2e_err *e)
 {
 	u32 value = ifindex;
-	int fd = map_create(BPF_MAP_TYPE_DEVMAP, sizeof(u32), e);
+	int fd = map_create(BPF_MAP_TYPE_DEVMAP, sizeof(u32), 1, e);
 
 	if (fd < 0)
 		return fd;
-	if (map_update(fd, &value, e)) {
+	if (map_update(fd, 0, &value, e)) {
 		close(fd);
 		return e->err;
 	}
@@ -102,22 +103,29 @@ int e2e_devmap(int ifindex, struct e2e_err *e)
 int e2e_counter_reset(int map_fd, struct e2e_err *e)
 {
 	u64 zero = 0;
+	u32 key;
 
-	return map_update(map_fd, &zero, e);
+	for (key = 0; key < E2E_NR_COUNTERS; key++)
+		if (map_update(map_fd, key, &zero, e))
+			return e->err;
+	return 0;
 }
 
-int e2e_counter_read(int map_fd, u64 *count, struct e2e_err *e)
+int e2e_counter_read(int map_fd, u64 count[E2E_NR_COUNTERS],
+		     struct e2e_err *e)
 {
-	u32 key = 0;
 	union bpf_attr attr;
+	u32 key;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map_fd;
-	attr.key = ptr_u64(&key);
-	attr.value = ptr_u64(count);
-	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
-		return e2e_fail(e, -errno, "bpf(BPF_MAP_LOOKUP_ELEM): %s",
-				strerror(errno));
+	for (key = 0; key < E2E_NR_COUNTERS; key++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = map_fd;
+		attr.key = ptr_u64(&key);
+		attr.value = ptr_u64(&count[key]);
+		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+			return e2e_fail(e, -errno, "bpf(BPF_MAP_LOOKUP_ELEM): %s",
+					strerror(errno));
+	}
 	return 0;
 }
 
@@ -144,12 +152,18 @@ static size_t insn_map_fd(struct bpf_insn *p, u8 dst, int fd)
  * The programs, eBPF by hand: no compiler is needed, and each is a
  * handful of instructions whose cost is part of every figure.
  */
-static size_t prog_counting(struct bpf_insn *p, int map_fd, int action)
+static size_t prog_counting(struct bpf_insn *p, int map_fd, int action,
+			    int cpu)
 {
 	size_t n = 0;
 
-	/* key 0 on the stack; r0 = bpf_map_lookup_elem(map, &key) */
-	p[n++] = insn(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0);
+	/* the key on the stack: E2E_ON_CPU, or E2E_OFF_CPU off cpu */
+	p[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0,
+		      BPF_FUNC_get_smp_processor_id);
+	p[n++] = insn(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, E2E_ON_CPU);
+	p[n++] = insn(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 1, cpu);
+	p[n++] = insn(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, E2E_OFF_CPU);
+	/* r0 = bpf_map_lookup_elem(map, &key) */
 	p[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
 	p[n++] = insn(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
 	n += insn_map_fd(&p[n], BPF_REG_1, map_fd);
@@ -177,7 +191,7 @@ static size_t prog_redirect(struct bpf_insn *p, int devmap_fd)
 	return n;
 }
 
-int e2e_prog_load(enum e2e_prog_kind kind, int map_fd, bool frags,
+int e2e_prog_load(enum e2e_prog_kind kind, int map_fd, int cpu, bool frags,
 		  struct e2e_err *e)
 {
 	static char log[4096];
@@ -188,10 +202,10 @@ int e2e_prog_load(enum e2e_prog_kind kind, int map_fd, bool frags,
 
 	switch (kind) {
 	case E2E_PROG_COUNT_DROP:
-		n = prog_counting(prog, map_fd, XDP_DROP);
+		n = prog_counting(prog, map_fd, XDP_DROP, cpu);
 		break;
 	case E2E_PROG_COUNT_PASS:
-		n = prog_counting(prog, map_fd, XDP_PASS);
+		n = prog_counting(prog, map_fd, XDP_PASS, cpu);
 		break;
 	default:
 		n = prog_redirect(prog, map_fd);

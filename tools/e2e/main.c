@@ -27,6 +27,8 @@
 #define VETH_SEND "bpe2e0"	/* pktgen and the devmap send here */
 #define VETH_RECV "bpe2e1"	/* its peer: the XDP program under test */
 #define MAX_REPS 100
+/* where bench-e2e, kpktgend_0 and the packets' softirqs run */
+#define E2E_CPU 0
 #define MAX_PACKETS 100000000u
 #define LINE_MAX_LEN 65536
 
@@ -85,7 +87,7 @@ static int setup_prog(struct run *r, enum e2e_prog_kind kind, bool frags,
 	r->counter_fd = e2e_counter_map(e);
 	if (r->counter_fd < 0)
 		return r->counter_fd;
-	r->prog_fd = e2e_prog_load(kind, r->counter_fd, frags, e);
+	r->prog_fd = e2e_prog_load(kind, r->counter_fd, E2E_CPU, frags, e);
 	return r->prog_fd < 0 ? r->prog_fd : 0;
 }
 
@@ -141,8 +143,8 @@ static int setup_redirect(struct run *r, struct e2e_err *e)
 	r->devmap_fd = e2e_devmap(if_nametoindex(VETH_SEND), e);
 	if (r->devmap_fd < 0)
 		return r->devmap_fd;
-	r->redirect_fd = e2e_prog_load(E2E_PROG_REDIRECT, r->devmap_fd, false,
-				       e);
+	r->redirect_fd = e2e_prog_load(E2E_PROG_REDIRECT, r->devmap_fd,
+				       E2E_CPU, false, e);
 	return r->redirect_fd < 0 ? r->redirect_fd : 0;
 }
 
@@ -256,14 +258,31 @@ static void run_teardown(struct run *r)
 	r->pktgen = false;
 }
 
+/*
+ * The packets the XDP program counted since the counter's reset, and
+ * how many of them it saw on another CPU than E2E_CPU.
+ */
+static int read_counted(struct run *r, u64 *counted, u64 *off_cpu,
+			struct e2e_err *e)
+{
+	u64 count[E2E_NR_COUNTERS];
+
+	*counted = 0;
+	if (e2e_counter_read(r->counter_fd, count, e))
+		return e->err;
+	*counted = count[E2E_ON_CPU] + count[E2E_OFF_CPU];
+	*off_cpu += count[E2E_OFF_CPU];
+	return 0;
+}
+
 /* Sends n packets and checks that the XDP program counted every one. */
 static int send_counted(const struct scenario *s, struct run *r, u32 n,
-			struct e2e_err *e)
+			u64 *off_cpu, struct e2e_err *e)
 {
 	u64 counted;
 
 	if (e2e_counter_reset(r->counter_fd, e) || s->send(r, n, e) ||
-	    e2e_counter_read(r->counter_fd, &counted, e))
+	    read_counted(r, &counted, off_cpu, e))
 		return e->err;
 	if (counted != n)
 		return e2e_fail(e, -1,
@@ -330,6 +349,7 @@ struct outcome {
 	struct rep reps[MAX_REPS];
 	u64 probe[E2E_NR_PROBES];
 	const char *path;
+	u64 off_cpu;	/* packets whose program ran off E2E_CPU */
 };
 
 struct params {
@@ -373,7 +393,7 @@ static int check_path(const struct scenario *s, struct run *r,
 	probed = !e2e_probes_enable(true, &probe_err) &&
 		 !e2e_probes_read(before, &probe_err);
 	/* a packet not counted fails the scenario, probes or not */
-	rc = send_counted(s, r, p->check_packets, e);
+	rc = send_counted(s, r, p->check_packets, &o->off_cpu, e);
 	if (probed && !rc)
 		probed = !e2e_probes_read(after, &probe_err);
 	/* never a timed repetition with a probe on */
@@ -403,7 +423,8 @@ static int measure(const struct scenario *s, struct run *r,
 	u32 i;
 
 	/* warm: the pools hold their pages before anything counts */
-	if (s->setup(r, e) || send_counted(s, r, p->check_packets, e))
+	if (s->setup(r, e) ||
+	    send_counted(s, r, p->check_packets, &o->off_cpu, e))
 		return e->err;
 	if (!probes)
 		o->path = "unknown";
@@ -432,7 +453,7 @@ static int measure(const struct scenario *s, struct run *r,
 						rep->ns / wall) : 0;
 	}
 	/* the timed packets are counted too, after the clocks stopped */
-	if (e2e_counter_read(r->counter_fd, &counted, e))
+	if (read_counted(r, &counted, &o->off_cpu, e))
 		return e->err;
 	if (counted != (u64)p->reps * p->packets)
 		return e2e_fail(e, -1,
@@ -538,7 +559,9 @@ static void put_test(FILE *f, const struct scenario *s,
 		med++;
 	m = &o->reps[med];
 	/* the module's fields, in its order (doc/output.rst) */
-	fprintf(f, "test: name=%s run_flags_bit=- row=- context=e2e", s->name);
+	/* e2e: every packet's program ran on the CPU whose time is counted */
+	fprintf(f, "test: name=%s run_flags_bit=- row=- context=%s", s->name,
+		o->off_cpu ? "e2e_off_cpu" : "e2e");
 	fprintf(f, " wanted_context=e2e cpu=%d cpu_moves=%u reps=%u loops=%u",
 		o->reps[0].cpu, moves, p->reps, p->packets);
 	fprintf(f, " invoke_count=%u total_invoke_count=%llu", p->packets,
@@ -794,7 +817,7 @@ int main(int argc, char **argv)
 	}
 	/* one CPU: pktgen's thread kpktgend_0 runs there too */
 	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
+	CPU_SET(E2E_CPU, &cpu0);
 	if (sched_setaffinity(0, sizeof(cpu0), &cpu0)) {
 		fprintf(stderr, "bench-e2e: cannot run on CPU 0: %s\n",
 			strerror(errno));

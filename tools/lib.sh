@@ -1021,11 +1021,20 @@ e2e_build() {
 # in, or not at all, gets none: bench-e2e says which scenarios skip.
 e2e_modules() {	# dir release kdir
 	e_out=$1/e2e-modules
+	e_kernel=$BENCH_CACHE/kernels/$2
 	mkdir -p "$e_out" || die "cannot create $e_out"
+	# Debian unstable ships the modules apart from its image
+	if [ -f "$e_kernel/image/usr/lib/modules/$2/vmlinuz" ] &&
+	   [ ! -d "$e_kernel/image/usr/lib/modules/$2/kernel" ]; then
+		APT_TOOL=unstable_apt
+		unpack_packages "$e_kernel/modules" "linux-modules-$2"
+		APT_TOOL=
+	fi
 	for e_mod in veth pktgen; do
 		e_file=
-		for e_tree in "$BENCH_CACHE/kernels/$2/image/lib/modules/$2/kernel" \
-			"$BENCH_CACHE/kernels/$2/image/usr/lib/modules/$2/kernel" "$3"; do
+		for e_tree in "$e_kernel/image/lib/modules/$2/kernel" \
+			"$e_kernel/image/usr/lib/modules/$2/kernel" \
+			"$e_kernel/modules/usr/lib/modules/$2/kernel" "$3"; do
 			[ -n "$e_tree" ] && [ -d "$e_tree" ] || continue
 			e_file=$(find "$e_tree" \( -name "$e_mod.ko" -o \
 				-name "$e_mod.ko.xz" \) -print 2>/dev/null | head -n 1)

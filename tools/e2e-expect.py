@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checks the end-to-end scenarios against a change known by
+# construction (doc/e2e.rst): INSNS instructions more each time a page
+# is recycled into page_pool's cache.
+#
+#   e2e-expect.py AB_JSON AA_JSON INSNS RESULTS...
+#
+# AB_JSON and AA_JSON are bench-compare -f json of the change against
+# its base and of the base against itself, RESULTS the results files of
+# their loads.  A scenario's path is what its rows in RESULTS say (every
+# load the same).  The cache scenarios recycle a page per packet: their
+# row must say "change", its interval within one instruction of INSNS
+# per packet (a timer interrupt that lands in a repetition moves it by
+# tenths, a second recycle a packet would by INSNS); every other
+# scenario's, "noise"; in the A/A, every
+# row "noise".  Both kinds must be there: a check of nothing fails.
+# Prints a line per scenario; exit 1 when one fails, 2 on bad usage or
+# input.
+import json
+import sys
+
+WITHIN = 1.0
+
+
+def usage(msg):
+    print("e2e-expect.py: %s" % msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def load_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        return {row["test"]: row for row in doc["rows"]}
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        usage("%s: not bench-compare's JSON (%s)" % (path, err))
+
+
+def scenario_paths(files):
+    """Each scenario's paths over the loads: {name: {path, ...}}."""
+    paths = {}
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            usage("%s: %s" % (path, err))
+        for num, line in enumerate(lines, 1):
+            if not line.startswith("test: "):
+                continue
+            fields = dict(w.partition("=")[::2] for w in line[6:].split(" "))
+            if fields.get("wanted_context") != "e2e":
+                continue
+            if "name" not in fields or "path" not in fields:
+                usage("%s:%d: a scenario's row without name= or path=" %
+                      (path, num))
+            paths.setdefault(fields["name"], set()).add(fields["path"])
+    return paths
+
+
+def interval(row):
+    clock = row.get("instructions")
+    if not isinstance(clock, dict) or not clock.get("ci"):
+        return None
+    return clock["ci"]
+
+
+def main(argv):
+    if len(argv) < 4:
+        usage("usage: e2e-expect.py AB_JSON AA_JSON INSNS RESULTS...")
+    ab, aa = load_json(argv[0]), load_json(argv[1])
+    try:
+        insns = float(argv[2])
+    except ValueError:
+        usage("%s: not a number of instructions" % argv[2])
+    paths = scenario_paths(argv[3:])
+    ok = True
+    kinds = set()
+    for name in sorted(paths):
+        seen = paths[name]
+        row, aa_row = ab.get(name), aa.get(name)
+        if len(seen) != 1 or row is None or aa_row is None:
+            print("%s: paths %s over the loads, %s in the A/B, %s in the A/A"
+                  % (name, ",".join(sorted(seen)),
+                     "a row" if row else "no row",
+                     "a row" if aa_row else "no row"))
+            ok = False
+            continue
+        path = seen.pop()
+        ci = interval(row)
+        if path == "cache":
+            want = "change, +%g per packet" % insns
+            good = (row["verdict"] == "change" and ci is not None and
+                    insns - WITHIN < ci[0] and ci[1] < insns + WITHIN)
+        else:
+            want = "noise"
+            good = row["verdict"] == "noise"
+        good = good and aa_row["verdict"] == "noise"
+        kinds.add(path == "cache")
+        print("%s: path %s, wants %s: %s, interval %s; A/A %s%s" %
+              (name, path, want, row["verdict"],
+               "%s..%s" % tuple(ci) if ci else "none", aa_row["verdict"],
+               "" if good else "  <- wrong"))
+        ok = ok and good
+    for name, row in sorted(aa.items()):
+        if name not in paths and row["verdict"] != "noise":
+            print("%s: A/A %s  <- wrong" % (name, row["verdict"]))
+            ok = False
+    if kinds != {True, False}:
+        print("no %s scenario ran: nothing tells the paths apart" %
+              ("cache" if True not in kinds else "other"))
+        ok = False
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

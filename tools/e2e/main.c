@@ -437,8 +437,13 @@ static int measure(const struct scenario *s, struct run *r,
 		u64 busy0, busy1, wall;
 
 		rep->cpu = sched_getcpu();
-		if (busy_ns(s, &busy0, e))
+		if (busy_ns(s, &busy0, e)) {
+			if (e->err == -ENOENT)
+				snprintf(r->lacks, sizeof(r->lacks),
+					 "no run time of its threads in this kernel (%s)",
+					 e->why);
 			return e->err;
+		}
 		n0 = ns_now();
 		c0 = cycles_now();
 		if (s->send(r, p->packets, e))

@@ -30,6 +30,8 @@ LEAK_ARGS=loops=20000
 # leak of one page in 2000 iterations, or of one pool's cache (64 pages),
 # loses ten or more per run.
 LEAK_LIMIT=10
+# five standard deviations of a reading's own spread (below)
+LEAK_SPREAD=170
 PERF=1
 QUICK=0
 PRECISE=0
@@ -99,6 +101,10 @@ free_pages() {
 	for shrink in /sys/kernel/slab/*/shrink; do
 		[ -w "$shrink" ] && echo 1 >"$shrink"
 	done
+	# nr_free_pages leaves each CPU's recent changes in its own buckets
+	# (up to the stat threshold, tens of pages per CPU and zone) until a
+	# refresh folds them
+	cat /proc/sys/vm/stat_refresh >/dev/null 2>&1
 	buddy=$(awk '$1 == "nr_free_pages" { print $2 }' /proc/vmstat)
 	pcp=$(awk '$1 == "count:" { n += $2 } END { print n + 0 }' /proc/zoneinfo)
 	echo $((buddy + pcp))
@@ -429,7 +435,14 @@ bad_param return_cpus=$(grep -c ^processor /proc/cpuinfo) \
 	"return_cpus=$(grep -c ^processor /proc/cpuinfo) invalid"
 
 # Pages: the free page count must come back after many full runs.  The
-# first run is not counted: it allocates the module's own memory.
+# first run is not counted: it allocates the module's own memory.  The
+# count moves by itself between two readings: over five cycles, Debian's
+# 7.2 read from 54 pages gained to 64 lost (14 readings, standard
+# deviation 34; as much with a test that takes no page), so LEAK_SPREAD
+# is allowed beside LEAK_LIMIT a run.  The pages a test gives back to
+# the page allocator, by page_pool's own tracepoint, are checked exactly
+# where the test table gives them (expect_released, the kselftest's
+# checks); this checks everything else.
 # shellcheck disable=SC2086
 modprobe $MODULE $LEAK_ARGS && rmmod $MODULE
 before=$(free_pages)
@@ -442,8 +455,9 @@ while [ $i -lt "$LEAK_RUNS" ]; do
 done
 after=$(free_pages)
 lost=$((before - after))
-echo "#   free pages (buddy + per-CPU lists) before $before after $after: $lost lost over $LEAK_RUNS runs, limit $((LEAK_RUNS * LEAK_LIMIT))"
-[ $ok = 0 ] && [ $lost -lt $((LEAK_RUNS * LEAK_LIMIT)) ]
+limit=$((LEAK_RUNS * LEAK_LIMIT + LEAK_SPREAD))
+echo "#   free pages (buddy + per-CPU lists) before $before after $after: $lost lost over $LEAK_RUNS runs, limit $limit"
+[ $ok = 0 ] && [ $lost -lt $limit ]
 report $? "no pages lost over $LEAK_RUNS load/run/unload cycles ($LEAK_ARGS)"
 
 fi

@@ -905,6 +905,8 @@ step "checkpatch --strict on the sources" checkpatch \
 	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h
 step "unit tests of time_bench arithmetic" unit_tests
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
+step "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
+	python3 tests/net_source_test.py
 step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
 	sh tests/wrapper_test.sh
 step "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \

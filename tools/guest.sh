@@ -12,7 +12,7 @@ usage() {
 	cat >&2 <<EOF
 usage: $0 -k IMAGE -r RELEASE -p PAYLOAD -o OUTDIR [-m MODDIR] [-f FILE]...
        [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS]
-       [-a APPEND] [-i] [-A tcg|kvm] [-P PLUGIN[,KEY=VALUE...]]
+       [-a APPEND] [-i] [-A tcg|kvm] [-P PLUGIN[,KEY=VALUE...]] [-N]
   -k IMAGE    kernel image (bzImage/vmlinuz) to boot
   -r RELEASE  its release string, for /lib/modules/RELEASE
   -p PAYLOAD  shell script run in the guest as root, in /bench, where
@@ -33,6 +33,9 @@ usage: $0 -k IMAGE -r RELEASE -p PAYLOAD -o OUTDIR [-m MODDIR] [-f FILE]...
   -A ACCEL    tcg (default) or kvm
   -P PLUGIN   load a QEMU TCG plugin (a .so, then its KEY=VALUE
               arguments) with out=OUTDIR/profile.raw added; needs -i
+  -N          a virtio-net device fed by the host's packet source
+              (tools/net-source.py, over a Unix socket of this run);
+              the payload finds /bench/.net-source
 Exit status: the payload's; 125 when the guest itself failed (panic,
 oops, warning, stall, hang, no result), with the reason on stderr; 2 for
 bad usage.
@@ -41,9 +44,9 @@ EOF
 }
 
 image= release= payload= outdir= moddir= files= dirs= binaries= cpu=
-smp=2 limit=600 append= icount= accel=tcg plugin=
+smp=2 limit=600 append= icount= accel=tcg plugin= net_source=
 # Lists of paths, one a line, so that paths may hold spaces.
-while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA:P: opt; do
+while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA:P:N opt; do
 	case $opt in
 	k) image=$OPTARG ;;
 	r) release=$OPTARG ;;
@@ -60,6 +63,7 @@ while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA:P: opt; do
 	i) icount=1 ;;
 	A) accel=$OPTARG ;;
 	P) plugin=$OPTARG ;;
+	N) net_source=1 ;;
 	*) usage ;;
 	esac
 done
@@ -113,6 +117,8 @@ cp "$BENCH_TOP/tools/guest-init" "$root/init"
 cp "$BENCH_TOP/tools/guest-lib.sh" "$root/bench/guest-lib.sh"
 # bench_load keeps each load's symbols for the profile
 [ -z "$plugin" ] || : >"$root/bench/.profile"
+# bench_e2e lets bench-e2e take the virtio-net device over
+[ -z "$net_source" ] || : >"$root/bench/.net-source"
 chmod +x "$root/init"
 IFS=$nl
 for f in $files; do
@@ -164,6 +170,31 @@ if [ -n "$plugin" ]; then
 fi
 [ "$accel" = kvm ] && accel_args="-accel kvm"
 
+# The packet source of -N: one for the run, on a socket in its folder,
+# stopped with it (a lane of bench_cleanup's), silent after the time
+# limit.  A boot tried again connects again.
+net_args=
+if [ -n "$net_source" ]; then
+	need_packages python3
+	net_sock=$work/net.sock
+	case $net_sock in
+	*[[:space:],]*) die "QEMU cannot take a blank or a ',' in a socket's path: $net_sock" ;;
+	esac
+	[ "${#net_sock}" -lt 108 ] ||
+		die "$net_sock: too long a path for a Unix socket (TMPDIR)"
+	python3 "$BENCH_TOP/tools/net-source.py" "$net_sock" "$limit" \
+		2>"$outdir/net-source.log" &
+	bench_lanes="$bench_lanes $!"
+	n_wait=0
+	while [ ! -S "$net_sock" ] && [ $n_wait -lt 50 ]; do
+		sleep 0.2
+		n_wait=$((n_wait + 1))
+	done
+	[ -S "$net_sock" ] ||
+		die "the packet source did not start: $(cat "$outdir/net-source.log")"
+	net_args="-netdev stream,id=e2e,server=off,addr.type=unix,addr.path=$net_sock -device virtio-net-pci,netdev=e2e"
+fi
+
 # Boots the guest once; sets qemu_rc (124: time limit).  Under KVM QEMU
 # may report an internal error and stay alive, paused: that ends the
 # boot.  So does a kernel report before the payload starts (boot_splat
@@ -180,7 +211,7 @@ boot() {
 	timeout -k 5 "$limit" qemu-system-x86_64 $accel_args -cpu "$cpu" \
 		-smp "$smp" -m 1024 -display none -monitor none -no-reboot \
 		-serial "file:$log" -serial "file:$channel" -kernel "$image" \
-		-initrd "$work/initrd.gz" \
+		-initrd "$work/initrd.gz" $net_args \
 		-append "console=ttyS0 $console_level panic=-1 rdinit=/init $append" \
 		</dev/null >"$qemu_err" 2>&1 &
 	bench_child=$!

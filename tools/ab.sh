@@ -212,8 +212,10 @@ run_guest_loads() {	# side guest-number first count
 		# the scenarios' program and modules, then the arguments back
 		r_args="$1 $2 $3 $4"
 		set --
+		# shellcheck disable=SC2086 # an option or none
 		[ "$E2E" = 0 ] ||
-			set -- -f "$E2E_BIN" -D "$OUT/e2e-${r_args%% *}/e2e-modules"
+			set -- -f "$E2E_BIN" -D "$OUT/e2e-${r_args%% *}/e2e-modules" \
+				$E2E_GUEST
 		guest_boot "$s_image" "$s_release" "$OUT/modules-${r_args%% *}" \
 			"$(payload "${r_args%% *}" "${r_args##* }")" "$dir" \
 			-a "$s_append" "$@"

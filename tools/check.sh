@@ -841,7 +841,17 @@ side_lane() {
 	*" 6.12 "*)
 		[ "$SUITE_ICOUNT" = 1 ] &&
 			lane_step "bench-e2e on 6.12: an XDP program not attached, a pktgen that sends nothing, a veth down before XDP each fail their scenarios with the reason, never a row" \
-				e2e_faults 6.12
+				e2e_faults 6.12 - attach:BPF_LINK_CREATE \
+				silent-pktgen:'pktgen sent 0 of' \
+				peer-down:'counted 0 of'
+		;;
+	esac
+	case " $KERNELS " in
+	*" 7.2 "*)
+		[ "$SUITE_ICOUNT" = 1 ] &&
+			lane_step "bench-e2e on 7.2 with the host's packet source: an XDP program not attached, a source never asked each fail virtio_net_rx_drop with the reason, never a row; without -V it skips" \
+				e2e_faults 7.2 -N attach:BPF_LINK_CREATE \
+				silent-source:'counted 0 of 500 packets asked'
 		;;
 	esac
 	if icount_beside 7.2; then
@@ -963,9 +973,10 @@ for k in $KERNELS; do
 	first=0
 done
 # The end-to-end scenarios, in the first line: the second is the longer.
+# The newest first: it has every piece a scenario needs.
 e_kernels=
-for k in $KERNELS; do
-	case $k in 6.12 | 6.1) e_kernels="$e_kernels $k" ;; esac
+for k in 7.2 6.12 6.1; do
+	case " $KERNELS " in *" $k "*) e_kernels="$e_kernels $k" ;; esac
 done
 # shellcheck disable=SC2086 # kernel series
 [ "$SUITE_ICOUNT" = 1 ] && [ -n "$e_kernels" ] &&

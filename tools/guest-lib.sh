@@ -18,7 +18,9 @@
 #   bench_e2e NAME [bench-e2e option]...
 #	after the load NAME, the end-to-end scenarios (tools/e2e,
 #	doc/e2e.rst) of $BENCH_E2E: loads the kernel modules in
-#	/bench/e2e-modules, joins the scenarios' rows to
+#	/bench/e2e-modules in their order, gives bench-e2e -V in a guest
+#	with the host's packet source (guest.sh -N), joins the scenarios'
+#	rows to
 #	$BENCH_OUT/NAME.results, keeps their messages in NAME.e2e.log and
 #	shows them.  Returns bench-e2e's status.
 #
@@ -104,11 +106,13 @@ bench_e2e() {
 		echo "bench_e2e: no results of a load '$b_name' to join" >&2
 		return 2
 	}
-	for b_ko in /bench/e2e-modules/*.ko; do
-		[ -f "$b_ko" ] || continue
-		b_mod=$(basename "$b_ko" .ko)
-		grep -q "^$b_mod " /proc/modules || insmod "$b_ko" || return 1
-	done
+	if [ -f /bench/e2e-modules/order ]; then
+		while read -r b_mod; do
+			grep -q "^$b_mod " /proc/modules ||
+				insmod "/bench/e2e-modules/$b_mod.ko" || return 1
+		done </bench/e2e-modules/order
+	fi
+	[ ! -f /bench/.net-source ] || set -- -V "$@"
 	"$BENCH_E2E" -m "$BENCH_OUT/$b_name.results" \
 		-o "$BENCH_OUT/$b_name.e2e" "$@" 2>"$BENCH_OUT/$b_name.e2e.log"
 	b_rc=$?

@@ -966,13 +966,15 @@ E2E_GUEST_BIN=/bench/bench-e2e
 E2E_MAX_PACKETS=100000000
 E2E_MAX_REPS=100
 
-# Checks the variables, builds bench-e2e; sets E2E_BIN and E2E_OPTS (its
-# options in the guest, quoted for sh).  Call after check_instrument.
+# Checks the variables, builds bench-e2e; sets E2E_BIN, E2E_OPTS (its
+# options in the guest, quoted for sh) and E2E_GUEST (guest.sh's options
+# the scenarios add: -N, the host's packet source, for
+# virtio_net_rx_drop).  Call after check_instrument.
 e2e_vars() {
 	E2E=${E2E:-0}
 	E2E_PACKETS=${E2E_PACKETS:-$E2E_DEFAULT_PACKETS}
 	E2E_REPS=${E2E_REPS:-$E2E_DEFAULT_REPS}
-	E2E_BIN= E2E_OPTS=
+	E2E_BIN= E2E_OPTS= E2E_GUEST=
 	check_whole E2E_PACKETS "$E2E_PACKETS" 1
 	[ "${#E2E_PACKETS}" -le 9 ] && [ "$E2E_PACKETS" -le $E2E_MAX_PACKETS ] ||
 		usage_die "E2E_PACKETS=$E2E_PACKETS: accepted: a whole number from 1 to $E2E_MAX_PACKETS"
@@ -985,6 +987,9 @@ e2e_vars() {
 	E2E_BIN=$(e2e_build) || exit 1
 	e_names=$("$E2E_BIN" -L | cut -d' ' -f1)
 	E2E_OPTS="-n $E2E_PACKETS -r $E2E_REPS"
+	case ,$E2E, in
+	,1, | *,virtio_net_rx_drop,*) E2E_GUEST=-N ;;
+	esac
 	[ "$E2E" = 1 ] && return 0
 	case $E2E in
 	'' | ,* | *, | *,,* | *[!a-z0-9_,]*) e_bad=1 ;;
@@ -1015,14 +1020,16 @@ e2e_build() {
 	printf '%s\n' "$e_dir/bench-e2e"
 }
 
-# The kernel modules the scenarios need (veth, pktgen) for RELEASE, from
-# its unpacked Debian packages or its built tree KDIR, uncompressed into
-# DIR/e2e-modules for the guest's /bench.  A kernel that has them built
-# in, or not at all, gets none: bench-e2e says which scenarios skip.
+# The kernel modules the scenarios need (veth, pktgen, virtio_pci and
+# virtio_net) and those they depend on (modinfo), for RELEASE, from its
+# unpacked Debian packages or its built tree KDIR, uncompressed into
+# DIR/e2e-modules for the guest's /bench, with the order to load them
+# in (a module after those it depends on) in its file "order".  A
+# kernel that has them built in, or not at all, gets none: bench-e2e
+# says which scenarios skip.
 e2e_modules() {	# dir release kdir
-	e_out=$1/e2e-modules
 	e_kernel=$BENCH_CACHE/kernels/$2
-	mkdir -p "$e_out" || die "cannot create $e_out"
+	mkdir -p "$1/e2e-modules" || die "cannot create $1/e2e-modules"
 	# Debian unstable ships the modules apart from its image
 	if [ -f "$e_kernel/image/usr/lib/modules/$2/vmlinuz" ] &&
 	   [ ! -d "$e_kernel/image/usr/lib/modules/$2/kernel" ]; then
@@ -1030,21 +1037,37 @@ e2e_modules() {	# dir release kdir
 		unpack_packages "$e_kernel/modules" "linux-modules-$2"
 		APT_TOOL=
 	fi
-	for e_mod in veth pktgen; do
-		e_file=
-		for e_tree in "$e_kernel/image/lib/modules/$2/kernel" \
-			"$e_kernel/image/usr/lib/modules/$2/kernel" \
-			"$e_kernel/modules/usr/lib/modules/$2/kernel" "$3"; do
-			[ -n "$e_tree" ] && [ -d "$e_tree" ] || continue
-			e_file=$(find "$e_tree" \( -name "$e_mod.ko" -o \
-				-name "$e_mod.ko.xz" \) -print 2>/dev/null | head -n 1)
-			[ -z "$e_file" ] || break
-		done
-		case $e_file in
-		'') ;;
-		*.xz) xz -dc "$e_file" >"$e_out/$e_mod.ko" ||
-			die "cannot uncompress $e_file" ;;
-		*) cp "$e_file" "$e_out/$e_mod.ko" || die "cannot copy $e_file" ;;
-		esac
+	: >"$1/e2e-modules/order" || die "cannot write $1/e2e-modules/order"
+	e_added=
+	for e_mod in veth pktgen virtio_pci virtio_net; do
+		e2e_module_add "$1/e2e-modules" "$2" "$3" "$e_mod"
+	done
+}
+
+# Adds module NAME to OUT after the modules it depends on.
+e2e_module_add() {	# out release kdir name
+	case "$e_added " in *" $4 "*) return 0 ;; esac
+	e_added="$e_added $4"
+	set -- "$@" "$(e2e_module_file "$2" "$3" "$4")"
+	[ -n "$5" ] || return 0
+	for e_dep in $(modinfo -F depends "$5" | tr ',' ' '); do
+		e2e_module_add "$1" "$2" "$3" "$e_dep"
+	done
+	case $5 in
+	*.xz) xz -dc "$5" >"$1/$4.ko" || die "cannot uncompress $5" ;;
+	*) cp "$5" "$1/$4.ko" || die "cannot copy $5" ;;
+	esac
+	printf '%s\n' "$4" >>"$1/order"
+}
+
+# The file of module NAME for RELEASE, or nothing.
+e2e_module_file() {	# release kdir name
+	for f_tree in "$BENCH_CACHE/kernels/$1/image/lib/modules/$1/kernel" \
+		"$BENCH_CACHE/kernels/$1/image/usr/lib/modules/$1/kernel" \
+		"$BENCH_CACHE/kernels/$1/modules/usr/lib/modules/$1/kernel" "$2"; do
+		[ -n "$f_tree" ] && [ -d "$f_tree" ] || continue
+		f_file=$(find "$f_tree" \( -name "$3.ko" -o -name "$3.ko.xz" \) \
+			-print 2>/dev/null | head -n 1)
+		[ -z "$f_file" ] || { printf '%s\n' "$f_file"; return; }
 	done
 }

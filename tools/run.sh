@@ -61,7 +61,8 @@ if [ "$E2E" != 0 ]; then
 	# shellcheck disable=SC2016 # $? of the guest's shell
 	printf 'rc=$?\n[ $rc = 0 ] || exit $rc\nBENCH_E2E=%s bench_e2e run %s\n' \
 		"$E2E_GUEST_BIN" "$E2E_OPTS" >>"$tmp/payload.sh"
-	set -- -f "$E2E_BIN" -D "$tmp/e2e-modules"
+	# shellcheck disable=SC2086 # an option or none
+	set -- -f "$E2E_BIN" -D "$tmp/e2e-modules" $E2E_GUEST
 fi
 
 say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE"

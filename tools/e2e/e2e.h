@@ -8,10 +8,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+#include <net/if.h>
 
 #include <linux/types.h>
 
 typedef __u8 u8;
+typedef __u16 u16;
 typedef __s16 s16;
 typedef __s32 s32;
 typedef __u32 u32;
@@ -71,6 +74,12 @@ int e2e_xdp_live_run(int prog_fd, u32 repeat, const void *pkt,
 int e2e_veth_add(const char *name, const char *peer, struct e2e_err *e);
 int e2e_veth_del(const char *name);
 int e2e_if_set_up(const char *name, bool up);
+/* no IPv6 autoconfiguration: its packets would count as sent ones */
+int e2e_if_no_ipv6(const char *name);
+
+/* Small control files: 0 or a negative errno; a read's length. */
+int e2e_write_file(const char *path, const char *text);
+ssize_t e2e_read_file(const char *path, char *buf, size_t size);
 
 /* pktgen: one device on kpktgend_0, @count packets a run. */
 int e2e_pktgen_setup(const char *dev, u32 pkt_size, struct e2e_err *e);
@@ -80,8 +89,33 @@ int e2e_pktgen_run(const char *dev, u64 *sent, u64 *errors,
 		   struct e2e_err *e);
 void e2e_pktgen_remove(void);
 
+/*
+ * The virtio-net device that the host's packet source feeds (guest.sh
+ * -N): the only virtio_net interface, up without IPv6, and a packet
+ * socket that sends it the requests.  -ENODEV: no such interface.
+ */
+struct e2e_source {
+	char ifname[IF_NAMESIZE];
+	int ifindex;
+	u8 mac[6];
+	int fd;
+};
+
+int e2e_source_open(struct e2e_source *src, struct e2e_err *e);
+/* asks for @count frames of @size bytes, without the FCS */
+int e2e_source_request(const struct e2e_source *src, u32 count, u32 size,
+		       struct e2e_err *e);
+void e2e_source_close(struct e2e_source *src);
+/*
+ * The interface's NAPI instances in threads of their own, each moved to
+ * @cpu: their pids (up to @max), and how many.
+ */
+int e2e_napi_threads(const char *ifname, int cpu, int *pids, int max,
+		     struct e2e_err *e);
+
 /* Kernel threads' run time, in nanoseconds of the scheduler's clock. */
 int e2e_kthread_pid(const char *comm);
+int e2e_kthread_pids(const char *name, bool prefix, int *pids, int max);
 int e2e_task_ns(int pid, u64 *ns, struct e2e_err *e);
 
 /* Whether /proc/kallsyms has a text symbol of that name. */

@@ -369,16 +369,14 @@ int e2e_if_set_up(const char *name, bool up)
 	return rc;
 }
 
-static int write_file(const char *path, const char *text);
-
-static int no_ipv6(const char *name)
+int e2e_if_no_ipv6(const char *name)
 {
 	char path[128];
 	int rc;
 
 	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
 		 name);
-	rc = write_file(path, "1");
+	rc = e2e_write_file(path, "1");
 	return rc == -ENOENT ? 0 : rc;
 }
 
@@ -409,9 +407,9 @@ int e2e_veth_add(const char *name, const char *peer, struct e2e_err *e)
 		return e2e_fail(e, rc, "RTM_NEWLINK of a veth pair %s/%s: %s",
 				name, peer, strerror(-rc));
 	/* no IPv6 autoconfiguration: its packets would count as sent ones */
-	rc = no_ipv6(name);
+	rc = e2e_if_no_ipv6(name);
 	if (!rc)
-		rc = no_ipv6(peer);
+		rc = e2e_if_no_ipv6(peer);
 	if (!rc)
 		rc = e2e_if_set_up(name, true);
 	if (!rc)
@@ -438,7 +436,7 @@ int e2e_veth_del(const char *name)
 }
 
 /* Writes a line to a control file; pktgen refuses bad ones with -errno. */
-static int write_file(const char *path, const char *text)
+int e2e_write_file(const char *path, const char *text)
 {
 	ssize_t len = strlen(text), put;
 	int fd, rc = 0;
@@ -456,7 +454,7 @@ static int write_file(const char *path, const char *text)
 }
 
 /* Reads a whole small file into buf, NUL-terminated; its length. */
-static ssize_t read_file(const char *path, char *buf, size_t size)
+ssize_t e2e_read_file(const char *path, char *buf, size_t size)
 {
 	ssize_t got, total = 0;
 	int fd;
@@ -485,7 +483,7 @@ static ssize_t read_file(const char *path, char *buf, size_t size)
 
 static int pktgen_cmd(const char *file, const char *cmd, struct e2e_err *e)
 {
-	int rc = write_file(file, cmd);
+	int rc = e2e_write_file(file, cmd);
 
 	if (rc)
 		return e2e_fail(e, rc, "pktgen: \"%s\" into %s: %s", cmd, file,
@@ -558,7 +556,7 @@ int e2e_pktgen_run(const char *dev, u64 *sent, u64 *errors,
 	if (pktgen_cmd(PKTGEN_DIR "/pgctrl", "start\n", e))
 		return e->err;
 	snprintf(file, sizeof(file), PKTGEN_DIR "/%s", dev);
-	len = read_file(file, text, sizeof(text));
+	len = e2e_read_file(file, text, sizeof(text));
 	if (len < 0)
 		return e2e_fail(e, len, "reading %s: %s", file,
 				strerror(-len));
@@ -577,33 +575,45 @@ int e2e_pktgen_run(const char *dev, u64 *sent, u64 *errors,
 
 void e2e_pktgen_remove(void)
 {
-	write_file(PKTGEN_THREAD, "rem_device_all");
+	e2e_write_file(PKTGEN_THREAD, "rem_device_all");
 }
 
-/* The pid of the kernel thread named @comm, or -1. */
-int e2e_kthread_pid(const char *comm)
+/*
+ * The pids of up to @max threads whose name is @name, or starts with it
+ * when @prefix; how many there are.
+ */
+int e2e_kthread_pids(const char *name, bool prefix, int *pids, int max)
 {
-	char path[300], name[64];
+	char path[300], comm[64];
+	size_t len = strlen(name);
 	struct dirent *d;
-	int pid = -1;
-	ssize_t len;
+	ssize_t got;
 	DIR *proc;
+	int n = 0;
 
 	proc = opendir("/proc");
 	if (!proc)
-		return -1;
-	while (pid < 0 && (d = readdir(proc))) {
+		return 0;
+	while (n < max && (d = readdir(proc))) {
 		if (d->d_name[0] < '1' || d->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
-		len = read_file(path, name, sizeof(name));
-		if (len > 0 && name[len - 1] == '\n')
-			name[len - 1] = '\0';
-		if (len > 0 && !strcmp(name, comm))
-			pid = atoi(d->d_name);
+		got = e2e_read_file(path, comm, sizeof(comm));
+		if (got > 0 && comm[got - 1] == '\n')
+			comm[got - 1] = '\0';
+		if (got > 0 && (prefix ? !strncmp(comm, name, len) :
+					 !strcmp(comm, name)))
+			pids[n++] = atoi(d->d_name);
 	}
 	closedir(proc);
-	return pid;
+	return n;
+}
+
+int e2e_kthread_pid(const char *comm)
+{
+	int pid;
+
+	return e2e_kthread_pids(comm, false, &pid, 1) ? pid : -1;
 }
 
 /* The nanoseconds task @pid has run: the first field of its schedstat. */
@@ -614,7 +624,7 @@ int e2e_task_ns(int pid, u64 *ns, struct e2e_err *e)
 	ssize_t len;
 
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	len = read_file(path, text, sizeof(text));
+	len = e2e_read_file(path, text, sizeof(text));
 	if (len < 0)
 		return e2e_fail(e, len, "reading %s: %s (CONFIG_SCHED_INFO)",
 				path, strerror(-len));
@@ -695,7 +705,7 @@ static int tracefs_write(const char *file, const char *text,
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
-	rc = write_file(path, text);
+	rc = e2e_write_file(path, text);
 	if (rc)
 		return e2e_fail(e, rc, "writing \"%s\" into %s: %s", text,
 				path, strerror(-rc));
@@ -782,7 +792,7 @@ static int hist_hits(const char *tracepoint, u64 *hits,
 
 	snprintf(path, sizeof(path), "%s/events/%s/hist", tracefs,
 		 tracepoint);
-	len = read_file(path, text, sizeof(text));
+	len = e2e_read_file(path, text, sizeof(text));
 	if (len < 0)
 		return e2e_fail(e, len, "reading %s: %s", path,
 				strerror(-len));
@@ -802,7 +812,7 @@ int e2e_probes_read(u64 hits[E2E_NR_PROBES], struct e2e_err *e)
 	int p;
 
 	snprintf(path, sizeof(path), "%s/kprobe_profile", tracefs);
-	len = read_file(path, text, sizeof(text));
+	len = e2e_read_file(path, text, sizeof(text));
 	if (len < 0)
 		return e2e_fail(e, len, "reading %s: %s", path,
 				strerror(-len));

@@ -30,6 +30,8 @@
 /* where bench-e2e, kpktgend_0 and the packets' softirqs run */
 #define E2E_CPU 0
 #define MAX_PACKETS 100000000u
+/* the threads whose run time is a scenario's cost */
+#define MAX_WORKERS 8
 #define LINE_MAX_LEN 65536
 
 struct run {
@@ -40,6 +42,9 @@ struct run {
 	int link_fd;
 	u32 pkt_size;
 	bool veth, pktgen;
+	/* the scenario's threads; 0 is this thread (none: the default) */
+	int workers[MAX_WORKERS], nr_workers;
+	struct e2e_source source;
 	/* the piece this kernel lacks, when that stopped the scenario */
 	char lacks[E2E_WHY_LEN + 64];
 };
@@ -54,6 +59,8 @@ struct scenario {
 	/* a symbol the modelled path needs, and why a kernel lacks it */
 	const char *needs;
 	const char *lacks;
+	/* the module that would have that symbol, when it is one */
+	const char *module;
 	int (*setup)(struct run *r, struct e2e_err *e);
 	/* sends n packets; fails unless the kernel says it sent all */
 	int (*send)(struct run *r, u32 n, struct e2e_err *e);
@@ -64,17 +71,24 @@ struct scenario {
  * fail the scenarios it touches with a clear line, never read as a
  * cost: an XDP program that cannot be attached, a pktgen that sends
  * nothing, a receiving veth that is down and drops every packet before
- * its XDP program.
+ * its XDP program, a host's source that is never asked for a packet.
  */
-enum fault { FAULT_NONE, FAULT_ATTACH, FAULT_SILENT_PKTGEN, FAULT_PEER_DOWN };
+enum fault {
+	FAULT_NONE, FAULT_ATTACH, FAULT_SILENT_PKTGEN, FAULT_PEER_DOWN,
+	FAULT_SILENT_SOURCE,
+};
 
 static const char *const fault_names[] = {
 	[FAULT_NONE] = "", [FAULT_ATTACH] = "attach",
 	[FAULT_SILENT_PKTGEN] = "silent-pktgen",
 	[FAULT_PEER_DOWN] = "peer-down",
+	[FAULT_SILENT_SOURCE] = "silent-source",
 };
 
 static enum fault fault;
+
+/* -V: the virtio-net device is fed by the host's source (guest.sh -N) */
+static bool net_source;
 
 /* 64 bytes: an unknown ethertype to a foreign MAC, dropped unread */
 static const unsigned char packet[64] = {
@@ -197,6 +211,92 @@ static int send_pktgen(struct run *r, u32 n, struct e2e_err *e)
 	return 0;
 }
 
+/* rdtsc_ordered(), as the kernel reads it */
+static u64 cycles_now(void)
+{
+	u64 t;
+
+	_mm_lfence();
+	t = __rdtsc();
+	_mm_lfence();
+	return t;
+}
+
+static u64 ns_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/*
+ * The packets of virtio_net_rx_drop come from the host, through QEMU's
+ * virtio-net device, into virtio_net's receive path.  Its NAPI polls in
+ * threads of their own (threaded NAPI): their run time is the cost, and
+ * the interrupt that wakes them is not in it.
+ */
+static int setup_virtio_drop(struct run *r, struct e2e_err *e)
+{
+	int n;
+
+	if (!net_source) {
+		snprintf(r->lacks, sizeof(r->lacks), "%s",
+			 "no packet source: bench-e2e -V, in a guest of guest.sh -N");
+		return e2e_fail(e, -ENODEV, "%s", r->lacks);
+	}
+	if (e2e_source_open(&r->source, e))
+		return e->err;
+	n = e2e_napi_threads(r->source.ifname, E2E_CPU, r->workers,
+			     MAX_WORKERS, e);
+	if (n < 0)
+		return n;
+	r->nr_workers = n;
+	if (setup_prog(r, E2E_PROG_COUNT_DROP, false, e))
+		return e->err;
+	r->link_fd = e2e_xdp_attach(r->prog_fd, fault == FAULT_ATTACH ? 0 :
+				    r->source.ifindex, false, e);
+	return r->link_fd < 0 ? r->link_fd : 0;
+}
+
+/*
+ * A source or device that stops sending: no packet counted for that
+ * long, in the guest's time (under -icount an idle guest's clock jumps:
+ * tens of thousands of polls, seconds of the host's time).
+ */
+#define SOURCE_STALL_NS (30ull * 1000000000u)
+#define SOURCE_POLL_NS 1000000
+
+static int send_virtio(struct run *r, u32 n, struct e2e_err *e)
+{
+	struct timespec poll = { 0, SOURCE_POLL_NS };
+	u64 count[E2E_NR_COUNTERS], start, seen, last, moved;
+
+	if (e2e_counter_read(r->counter_fd, count, e))
+		return e->err;
+	start = count[E2E_ON_CPU] + count[E2E_OFF_CPU];
+	if (fault != FAULT_SILENT_SOURCE &&
+	    e2e_source_request(&r->source, n, r->pkt_size, e))
+		return e->err;
+	last = start;
+	moved = ns_now();
+	do {
+		nanosleep(&poll, NULL);
+		if (e2e_counter_read(r->counter_fd, count, e))
+			return e->err;
+		seen = count[E2E_ON_CPU] + count[E2E_OFF_CPU];
+		if (seen != last)
+			moved = ns_now();
+		last = seen;
+		if (ns_now() - moved > SOURCE_STALL_NS)
+			return e2e_fail(e, -1,
+					"the XDP program counted %llu of %u packets asked of the host's source, none for %llu s",
+					(unsigned long long)(seen - start), n,
+					SOURCE_STALL_NS / 1000000000u);
+	} while (seen - start < n);
+	return 0;
+}
+
 /*
  * The paths, from the sources of Debian's 6.1.192, 6.12.118 and
  * unstable's 7.2.13 (doc/e2e.rst).  test_run's pool and veth's pool
@@ -210,31 +310,43 @@ static int send_pktgen(struct run *r, u32 n, struct e2e_err *e)
  * never leaves: page_pool_drain_frag() reuses it in place (frag).
  * A kernel with __xdp_release_frame() (6.1 has it, 6.12 not) takes the
  * page of an skb built from an XDP frame out of its pool, and the skb's
- * free gives it to the page allocator.
+ * free gives it to the page allocator.  7.2's virtio_net posts a whole
+ * page per buffer once a program is attached, and returns a dropped one
+ * with page_pool_put_page(.., true) in its own NAPI poll: the cache.
  */
 #define LIVE_LACKS "no BPF_F_TEST_XDP_LIVE_FRAMES in this kernel (5.18+)"
 #define VETH_LACKS "no skb_pp_cow_data(): this kernel's veth copies skbs for XDP without its page_pool (6.1 uses alloc_page())"
+#define VIRTIO_LACKS "no virtnet_create_page_pools(): this kernel's virtio_net receives without a page_pool (7.1 and later have one)"
 #define GENERIC_LACKS "no skb_cow_data_for_xdp(): this kernel's generic XDP copies skbs without the system page_pool (6.12 has it, 6.1 not)"
 
 static const struct scenario scenarios[] = {
 	{ "xdp_live_drop", 64, "ring", NULL, NULL,
-	  "bpf_test_run_xdp_live", LIVE_LACKS, setup_live_drop, send_live },
+	  "bpf_test_run_xdp_live", LIVE_LACKS, NULL,
+	  setup_live_drop, send_live },
 	{ "xdp_live_pass", 64, "ring", "__xdp_release_frame", "allocator",
-	  "bpf_test_run_xdp_live", LIVE_LACKS, setup_live_pass, send_live },
+	  "bpf_test_run_xdp_live", LIVE_LACKS, NULL,
+	  setup_live_pass, send_live },
 	{ "xdp_redirect_veth_drop", 64, "ring", NULL, NULL,
-	  "bpf_test_run_xdp_live", LIVE_LACKS, setup_redirect, send_live },
-	{ "pktgen_veth_drop", 64, "frag", NULL, NULL, "skb_pp_cow_data",
-	  VETH_LACKS, setup_pktgen_drop, send_pktgen },
-	{ "pktgen_veth_pass", 64, "frag", NULL, NULL, "skb_pp_cow_data",
-	  VETH_LACKS, setup_pktgen_pass, send_pktgen },
+	  "bpf_test_run_xdp_live", LIVE_LACKS, NULL,
+	  setup_redirect, send_live },
+	{ "pktgen_veth_drop", 64, "frag", NULL, NULL,
+	  "skb_pp_cow_data", VETH_LACKS, NULL,
+	  setup_pktgen_drop, send_pktgen },
+	{ "pktgen_veth_pass", 64, "frag", NULL, NULL,
+	  "skb_pp_cow_data", VETH_LACKS, NULL,
+	  setup_pktgen_pass, send_pktgen },
 	{ "pktgen_veth_drop_1500", 1500, "ring", NULL, NULL,
-	  "skb_pp_cow_data", VETH_LACKS, setup_pktgen_drop, send_pktgen },
+	  "skb_pp_cow_data", VETH_LACKS, NULL,
+	  setup_pktgen_drop, send_pktgen },
 	{ "generic_xdp_drop", 1500, "cache", NULL, NULL,
-	  "skb_cow_data_for_xdp", GENERIC_LACKS, setup_generic_drop,
-	  send_pktgen },
+	  "skb_cow_data_for_xdp", GENERIC_LACKS, NULL,
+	  setup_generic_drop, send_pktgen },
 	{ "generic_xdp_drop_64", 64, "frag", NULL, NULL,
-	  "skb_cow_data_for_xdp", GENERIC_LACKS, setup_generic_drop,
-	  send_pktgen },
+	  "skb_cow_data_for_xdp", GENERIC_LACKS, NULL,
+	  setup_generic_drop, send_pktgen },
+	{ "virtio_net_rx_drop", 64, "cache", NULL, NULL,
+	  "virtnet_create_page_pools", VIRTIO_LACKS, "virtio_net",
+	  setup_virtio_drop, send_virtio },
 };
 
 #define NR_SCENARIOS ARRAY_SIZE(scenarios)
@@ -254,6 +366,7 @@ static void run_teardown(struct run *r)
 	}
 	if (r->veth)
 		e2e_veth_del(VETH_SEND);
+	e2e_source_close(&r->source);
 	r->veth = false;
 	r->pktgen = false;
 }
@@ -291,25 +404,6 @@ static int send_counted(const struct scenario *s, struct run *r, u32 n,
 	return 0;
 }
 
-/* rdtsc_ordered(), as the kernel reads it */
-static u64 cycles_now(void)
-{
-	u64 t;
-
-	_mm_lfence();
-	t = __rdtsc();
-	_mm_lfence();
-	return t;
-}
-
-static u64 ns_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 struct rep {
 	u64 cycles, ns;	/* of the threads doing the work */
 	u64 other_ns;	/* the rest of the interval: idle, others */
@@ -320,28 +414,42 @@ struct rep {
 static int pktgen_pid = -1, softirqd_pid = -1;
 
 /*
- * The run time of the threads that do a scenario's work: the sender
- * (this thread for a test run, pktgen's for pktgen) and ksoftirqd, where
- * softirqs go when they run long.  Not the interval's length: waits
- * (pktgen's msleep() polling, RCU grace periods at a test run's end)
- * idle the CPU, and under -icount the clock jumps over idle time.
+ * The threads that do a scenario's work, unless its setup named them:
+ * the sender (this thread for a test run, pktgen's for pktgen) and
+ * ksoftirqd, where softirqs go when they run long.
  */
-static int busy_ns(const struct scenario *s, u64 *ns,
-		   struct e2e_err *e)
+static void default_workers(const struct scenario *s, struct run *r)
 {
-	u64 sender, softirqd = 0;
-	struct timespec ts;
+	if (r->nr_workers)
+		return;
+	r->workers[r->nr_workers++] = s->send == send_pktgen ? pktgen_pid : 0;
+	if (softirqd_pid >= 0)
+		r->workers[r->nr_workers++] = softirqd_pid;
+}
 
-	if (s->send == send_pktgen) {
-		if (e2e_task_ns(pktgen_pid, &sender, e))
-			return e->err;
-	} else {
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-		sender = (u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
+/*
+ * The run time of the scenario's threads.  Not the interval's length:
+ * waits (pktgen's msleep() polling, RCU grace periods at a test run's
+ * end, the packets' way from the host) idle the CPU, and under -icount
+ * the clock jumps over idle time.
+ */
+static int busy_ns(const struct run *r, u64 *ns, struct e2e_err *e)
+{
+	struct timespec ts;
+	u64 one;
+	int i;
+
+	*ns = 0;
+	for (i = 0; i < r->nr_workers; i++) {
+		if (r->workers[i]) {
+			if (e2e_task_ns(r->workers[i], &one, e))
+				return e->err;
+		} else {
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+			one = (u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
+		}
+		*ns += one;
 	}
-	if (softirqd_pid >= 0 && e2e_task_ns(softirqd_pid, &softirqd, e))
-		return e->err;
-	*ns = sender + softirqd;
 	return 0;
 }
 
@@ -432,12 +540,13 @@ static int measure(const struct scenario *s, struct run *r,
 		return e->err;
 	if (e2e_counter_reset(r->counter_fd, e))
 		return e->err;
+	default_workers(s, r);
 	for (i = 0; i < p->reps; i++) {
 		struct rep *rep = &o->reps[i];
 		u64 busy0, busy1, wall;
 
 		rep->cpu = sched_getcpu();
-		if (busy_ns(s, &busy0, e)) {
+		if (busy_ns(r, &busy0, e)) {
 			if (e->err == -ENOENT)
 				snprintf(r->lacks, sizeof(r->lacks),
 					 "no run time of its threads in this kernel (%s)",
@@ -450,7 +559,7 @@ static int measure(const struct scenario *s, struct run *r,
 			return e->err;
 		rep->cycles = cycles_now() - c0;
 		wall = ns_now() - n0;
-		if (busy_ns(s, &busy1, e))
+		if (busy_ns(r, &busy1, e))
 			return e->err;
 		rep->ns = busy1 - busy0 < wall ? busy1 - busy0 : wall;
 		rep->other_ns = wall - rep->ns;
@@ -512,6 +621,26 @@ static void put_samples(FILE *f, const char *key, const u64 *milli,
 		fprintf(f, "%s%llu.%03llu", i ? "," : "",
 			(unsigned long long)(milli[i] / 1000),
 			(unsigned long long)(milli[i] % 1000));
+}
+
+/*
+ * Why this kernel cannot run the scenario, or NULL: its module is not
+ * loaded (written into @buf), or the kernel lacks the symbol it needs.
+ */
+static const char *missing_piece(const struct scenario *s, char *buf,
+				 size_t size)
+{
+	char path[128];
+
+	if (s->module) {
+		snprintf(path, sizeof(path), "/sys/module/%s", s->module);
+		if (access(path, F_OK)) {
+			snprintf(buf, size, "no %s module loaded (modprobe %s)",
+				 s->module, s->module);
+			return buf;
+		}
+	}
+	return e2e_have_symbol(s->needs) ? NULL : s->lacks;
 }
 
 /* The path this kernel's source gives the scenario. */
@@ -721,7 +850,7 @@ static void print_help(void)
 
 	fputs("usage: bench-e2e -m MODULE_RESULTS -o OUT [-s NAME,...]\n", stderr);
 	fprintf(stderr, "%s",
-		"       [-n PACKETS] [-r REPS] [-c PACKETS] [-P]\n"
+		"       [-n PACKETS] [-r REPS] [-c PACKETS] [-P] [-V]\n"
 		"  -m FILE   the results file of the module's load this run joins\n"
 		"  -o FILE   where to write it, with a row per scenario\n"
 		"  -s LIST   scenarios, comma-separated (default: all)\n"
@@ -729,6 +858,8 @@ static void print_help(void)
 		"  -r N      timed repetitions (default 5)\n"
 		"  -c N      packets of the warm-up and of the path check (default 4096)\n"
 		"  -P        no path check (no probes); path=unknown\n"
+		"  -V        the virtio-net device is fed by the host's packet source\n"
+		"            (a guest of guest.sh -N): virtio_net_rx_drop takes it over\n"
 		"  -L        list the scenarios and their paths, and exit\n"
 		"scenarios:");
 	for (i = 0; i < NR_SCENARIOS; i++)
@@ -747,7 +878,8 @@ int main(int argc, char **argv)
 	struct module_file mf;
 	struct e2e_err e;
 	cpu_set_t cpu0;
-	const char *sel_line, *params_line;
+	const char *sel_line, *params_line, *why;
+	char module_why[128];
 	size_t i;
 	FILE *f;
 	int opt;
@@ -760,13 +892,15 @@ int main(int argc, char **argv)
 				fault = i;
 		}
 		if (fault == FAULT_NONE) {
-			fprintf(stderr, "bench-e2e: BENCH_E2E_FAULT=%s: %s\n",
-				getenv("BENCH_E2E_FAULT"),
-				"accepted: attach, silent-pktgen, peer-down");
+			fprintf(stderr, "bench-e2e: BENCH_E2E_FAULT=%s: accepted:",
+				getenv("BENCH_E2E_FAULT"));
+			for (i = 1; i < ARRAY_SIZE(fault_names); i++)
+				fprintf(stderr, " %s", fault_names[i]);
+			fputc('\n', stderr);
 			return 2;
 		}
 	}
-	while ((opt = getopt(argc, argv, "m:o:s:n:r:c:PL")) != -1) {
+	while ((opt = getopt(argc, argv, "m:o:s:n:r:c:PVL")) != -1) {
 		switch (opt) {
 		case 'L':
 			for (i = 0; i < NR_SCENARIOS; i++)
@@ -798,6 +932,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			probes = false;
+			break;
+		case 'V':
+			net_source = true;
 			break;
 		default:
 			print_help();
@@ -849,17 +986,21 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < NR_SCENARIOS; i++) {
 		const struct scenario *s = &scenarios[i];
-		struct run r = { -1, -1, -1, -1, -1, s->pkt_size, false, false,
-				 "" };
+		struct run r = {
+			.counter_fd = -1, .prog_fd = -1, .redirect_fd = -1,
+			.devmap_fd = -1, .link_fd = -1, .pkt_size = s->pkt_size,
+			.source.fd = -1,
+		};
 		int rc;
 
 		if (!sel[i])
 			continue;
-		if (!e2e_have_symbol(s->needs)) {
+		why = missing_piece(s, module_why, sizeof(module_why));
+		if (why) {
 			fprintf(f, "skip: name=%s run_flags_bit=- wanted_context=e2e reason=%s\n",
-				s->name, s->lacks);
+				s->name, why);
 			fprintf(stderr, "bench-e2e: %s skipped: %s\n", s->name,
-				s->lacks);
+				why);
 			skipped++;
 			continue;
 		}

@@ -445,7 +445,11 @@ static int busy_ns(const struct run *r, u64 *ns, struct e2e_err *e)
 			if (e2e_task_ns(r->workers[i], &one, e))
 				return e->err;
 		} else {
-			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+			/* a kernel without POSIX_TIMERS has no CPU clocks */
+			if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+				return e2e_fail(e, -ENOENT,
+						"clock_gettime(CLOCK_THREAD_CPUTIME_ID): %s (CONFIG_POSIX_TIMERS)",
+						strerror(errno));
 			one = (u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
 		}
 		*ns += one;

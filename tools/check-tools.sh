@@ -493,7 +493,8 @@ e2e_faults() {	# kernel -|-N fault:reason...
 			printf '%s -m "$BENCH_OUT/f.results" -o "$BENCH_OUT/no-V.results" %s\necho "no -V: exit $?"\n' \
 				"$E2E_GUEST_BIN" "$f_opts"
 	} >"$f_dir/payload.sh"
-	set -- "$@" -- -f "$f_bin" -D "$f_dir/e2e-modules"
+	# one vCPU: one host thread, beside the other line's guests
+	set -- "$@" -- -f "$f_bin" -D "$f_dir/e2e-modules" -s 1
 	[ "$f_source" = - ] || set -- "$@" -N -i
 	f_faults=
 	while [ "$1" != -- ]; do

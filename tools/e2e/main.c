@@ -245,8 +245,13 @@ static int setup_virtio_drop(struct run *r, struct e2e_err *e)
 			 "no packet source: bench-e2e -V, in a guest of guest.sh -N");
 		return e2e_fail(e, -ENODEV, "%s", r->lacks);
 	}
-	if (e2e_source_open(&r->source, e))
+	if (e2e_source_open(&r->source, e)) {
+		if (e->err == -EAFNOSUPPORT)
+			snprintf(r->lacks, sizeof(r->lacks),
+				 "no packet sockets in this kernel (CONFIG_PACKET: %s)",
+				 e->why);
 		return e->err;
+	}
 	n = e2e_napi_threads(r->source.ifname, E2E_CPU, r->workers,
 			     MAX_WORKERS, e);
 	if (n < 0)

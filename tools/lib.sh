@@ -1028,6 +1028,7 @@ e2e_build() {
 # kernel that has them built in, or not at all, gets none: bench-e2e
 # says which scenarios skip.
 e2e_modules() {	# dir release kdir
+	need_packages kmod xz-utils
 	e_kernel=$BENCH_CACHE/kernels/$2
 	mkdir -p "$1/e2e-modules" || die "cannot create $1/e2e-modules"
 	# Debian unstable ships the modules apart from its image

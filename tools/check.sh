@@ -587,7 +587,8 @@ ab_ab_icount() {
 # one a load with E2E: a guest's fixed cost is half of a one-load
 # guest's 16 s, and these scenarios' first and second loads in a guest
 # agree within 0.1 instructions a packet (the third does not on
-# xdp_redirect_veth_drop: +10.7, doc/e2e.rst).
+# xdp_redirect_veth_drop: +10.7, doc/e2e.rst).  The 1% treats the loads
+# as independent, which a guest's two are not quite: approximate.
 AB_E2E="ICOUNT=1 LOADS=6 LOADS_PER_GUEST=2 ALPHA=0.01 E2E=generic_xdp_drop,xdp_redirect_veth_drop,pktgen_veth_drop"
 AB_E2E_ARGS="tests=for_loop time_ms=1"
 

@@ -70,29 +70,32 @@ def send_frames(conn, mac, count, size):
 
 
 def serve(conn, deadline):
-    """Answers one connection's requests; counts what it sent."""
+    """Answers one connection's requests; says what it sent, however the
+    connection ends."""
     sent = ignored = 0
-    while True:
-        conn.settimeout(max(deadline - time.monotonic(), 0.001))
-        head = read_exact(conn, 4)
-        if head is None:
-            break
-        length = struct.unpack('>I', head)[0]
-        if not 0 < length <= 65536:
-            say('a frame of %d bytes: not QEMU\'s stream framing; '
-                'connection dropped' % length)
-            break
-        frame = read_exact(conn, length)
-        if frame is None:
-            break
-        request = parse_request(frame)
-        if request is None:
-            ignored += 1
-            continue
-        send_frames(conn, *request)
-        sent += request[1]
-    say('%d frames sent, %d frames from the guest not requests'
-        % (sent, ignored))
+    try:
+        while True:
+            conn.settimeout(max(deadline - time.monotonic(), 0.001))
+            head = read_exact(conn, 4)
+            if head is None:
+                break
+            length = struct.unpack('>I', head)[0]
+            if not 0 < length <= 65536:
+                say('a frame of %d bytes: not QEMU\'s stream framing; '
+                    'connection dropped' % length)
+                break
+            frame = read_exact(conn, length)
+            if frame is None:
+                break
+            request = parse_request(frame)
+            if request is None:
+                ignored += 1
+                continue
+            send_frames(conn, *request)
+            sent += request[1]
+    finally:
+        say('%d frames sent, %d frames from the guest not requests'
+            % (sent, ignored))
 
 
 def main():

@@ -204,8 +204,11 @@ struct time_bench_suite {
 	void (*report)(unsigned int idx);	/* dmesg, after the lines */
 	void (*seq_header)(struct seq_file *m);	/* before config: */
 	void (*seq_params)(struct seq_file *m);	/* ends params: */
+	/* @iterations: all the body ran between before_reps and
+	 * after_reps, the chunks measured again included
+	 */
 	void (*seq_test)(struct seq_file *m, unsigned int idx,
-			 u64 total_invocations);
+			 u64 iterations);
 	struct time_bench_state *state;	/* the engine's, while loaded */
 };
 

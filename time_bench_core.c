@@ -62,31 +62,65 @@ static noinline void time_bench_mark_open(unsigned int row)
 		time_bench_mark(TIME_BENCH_MARK_TICK);
 }
 
+/* Times the task running a chunk was switched out: each one let
+ * another task's work into the window.
+ */
+static unsigned long time_bench_switches(void)
+{
+	return READ_ONCE(current->nvcsw) + READ_ONCE(current->nivcsw);
+}
+
 /*
  * Contexts.  A chunk runs time_bench_chunk_here() in the test's context:
- * the body's loop between two stamps, then where it ran.  A timed chunk
- * opens a profile window first; an untimed one's BEGIN and END are not
- * a window.
+ * the body's loop between two stamps, then where it ran and whether
+ * another task ran inside.  A timed chunk opens a profile window first;
+ * an untimed one's BEGIN and END are not a window.
  */
 void time_bench_chunk_here(struct time_bench_run *run)
 {
 	const struct time_bench_context *ctx = run->test->context;
 	struct time_bench_chunk *c = run->chunk;
+	unsigned long switches;
 
 	if (run->timed)
 		time_bench_mark_open(run->idx);
+	switches = time_bench_switches();
 	time_bench_start(&c->start);
 	time_bench_mark(TIME_BENCH_MARK_BEGIN);
 	c->completed = run->test->body(run->priv, c->loops);
 	time_bench_mark(TIME_BENCH_MARK_END);
 	time_bench_stop(&c->stop);
 
+	c->switches = time_bench_switches() - switches;
+	c->preemptible = preemptible();
 	c->cpu = raw_smp_processor_id();
 	c->in_softirq = in_serving_softirq();
 	c->in_context = ctx->here ? ctx->here(run) : true;
 	run->chunk_task = current;
 }
 EXPORT_SYMBOL_GPL(time_bench_chunk_here);
+
+/*
+ * A chunk in the loading task, with preemption off: under PREEMPT_LAZY
+ * or PREEMPT_FULL (every x86 kernel since 7.0) the scheduler would run
+ * any other runnable task inside the window at a tick, and its work
+ * would count as the test's.  The bodies never sleep (GFP_ATOMIC), and
+ * page_pool decides its path by softirq and NAPI context, never by
+ * preemption: the path stays the one upstream's test takes on a kernel
+ * that does not preempt.  Under PREEMPT_RT spinlocks sleep, so the
+ * window stays preemptible there, and the switch count says what
+ * entered it.
+ */
+static void time_bench_process_chunk(struct time_bench_run *run)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		time_bench_chunk_here(run);
+		return;
+	}
+	preempt_disable();
+	time_bench_chunk_here(run);
+	preempt_enable();
+}
 
 static bool time_bench_in_process(struct time_bench_run *run)
 {
@@ -95,7 +129,7 @@ static bool time_bench_in_process(struct time_bench_run *run)
 
 const struct time_bench_context time_bench_process = {
 	.name = "process",
-	.run_chunk = time_bench_chunk_here,
+	.run_chunk = time_bench_process_chunk,
 	.here = time_bench_in_process,
 };
 EXPORT_SYMBOL_GPL(time_bench_process);
@@ -408,6 +442,7 @@ static int time_bench_run_test(const struct time_bench_suite *s,
 	time_bench_print(t->name, &o->recs[o->median_rep]);
 	if (o->reps > 1)
 		time_bench_print_summary(t->name, o->reps, &o->cycles, &o->ns);
+	time_bench_print_window(s, t->name, &o->where);
 	if (s->report)
 		s->report(idx);
 	return 0;

@@ -19,6 +19,8 @@ static void time_bench_note_where(struct time_bench_where *w,
 		w->cpu_moves++;
 	w->softirq_chunks += c->in_softirq;
 	w->context_chunks += c->in_context;
+	w->preemptible_chunks += c->preemptible;
+	w->perturbed_chunks += !!c->switches;
 }
 
 /*
@@ -59,6 +61,23 @@ time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
 }
 
 /*
+ * A timed chunk whose task was switched out while the body ran holds
+ * another task's work: it does not count, and runs again, unless it
+ * was the last of TIME_BENCH_RETRIES tries.
+ */
+static bool time_bench_retry_chunk(struct time_bench_driver *d, u32 *tries)
+{
+	const struct time_bench_chunk *c = &d->chunk;
+
+	if (!c->switches || c->completed < c->loops ||
+	    ++*tries > TIME_BENCH_RETRIES)
+		return false;
+	d->where.retried_chunks++;
+	d->where.retried_invocations += c->completed;
+	return true;
+}
+
+/*
  * Runs the loop into @rec, chunk by chunk, until @max_loops iterations or
  * @max_ns of timed work are done; @timed chunks count where they ran.
  */
@@ -67,6 +86,7 @@ time_bench_run_loops(struct time_bench_driver *d, u64 max_loops, u64 max_ns,
 		     struct time_bench_record *rec, bool timed)
 {
 	enum time_bench_end end;
+	u32 tries = 0;
 	u64 loops;
 
 	while (rec->invocations < max_loops && rec->ns < max_ns) {
@@ -78,6 +98,9 @@ time_bench_run_loops(struct time_bench_driver *d, u64 max_loops, u64 max_ns,
 		end = time_bench_drive_chunk(d, loops, timed);
 		if (end == TIME_BENCH_FAILED)
 			return end;
+		if (timed && time_bench_retry_chunk(d, &tries))
+			continue;
+		tries = 0;
 		time_bench_account(rec, &d->chunk.start, &d->chunk.stop,
 				   d->chunk.completed);
 		if (end == TIME_BENCH_SHORT) {

@@ -21,6 +21,11 @@ struct time_bench_chunk {
 	int cpu;			/* where it ran */
 	bool in_softirq;		/* serving a softirq there */
 	bool in_context;		/* in the context it was sent to */
+	/* Its window: could another task be scheduled into it, and how
+	 * often was its task switched out while the body ran
+	 */
+	bool preemptible;
+	u32 switches;
 	int error;			/* the context failed it, and said why */
 };
 
@@ -31,7 +36,22 @@ struct time_bench_where {
 	u32 context_chunks;	/* in the test's own context */
 	int cpu;		/* of the first one */
 	u32 cpu_moves;		/* chunks that ran on another CPU */
+	u32 preemptible_chunks;	/* their windows let other tasks in */
+	/* Chunks whose task was switched out inside the window: measured
+	 * again (retried), or, after TIME_BENCH_RETRIES tries, kept
+	 * (perturbed: the figure holds another task's work)
+	 */
+	u32 retried_chunks;
+	u32 perturbed_chunks;
+	u64 retried_invocations;	/* iterations of the retried ones */
 };
+
+/*
+ * A timed chunk its task was switched out of is measured again, up to
+ * this many times in a row, then kept as perturbed.  Three: a transient
+ * task (a kworker) is gone by then; one that keeps coming back is said.
+ */
+#define TIME_BENCH_RETRIES	3
 
 struct time_bench_driver_ops {
 	/* Runs chunk->loops iterations in the test's context and fills in

@@ -132,6 +132,9 @@ void time_bench_print_cpu(const char *name, int cpu,
 void time_bench_print_cpu_sum(const char *name,
 			      const struct time_bench_record *recs,
 			      unsigned int n);
+void time_bench_print_window(const struct time_bench_suite *s,
+			     const char *name,
+			     const struct time_bench_where *w);
 void time_bench_print_overhead(const struct time_bench_suite *s);
 
 /* time_bench_results.c */

@@ -84,6 +84,23 @@ void time_bench_print_cpu_sum(const char *name,
 		name, n ? div_u64(sum, n) : 0, n, n ? recs[0].step : 0);
 }
 
+/*
+ * After a test's lines, when its task was switched out inside a timed
+ * window: how often, and whether the figure above holds that work.
+ */
+void time_bench_print_window(const struct time_bench_suite *s,
+			     const char *name,
+			     const struct time_bench_where *w)
+{
+	if (w->perturbed_chunks)
+		tb_err(s, "%s: %u of %u timed chunks hold another task's work (its task was switched out inside them %u times in a row): the figure is not the test's own\n",
+		       name, w->perturbed_chunks, w->chunks,
+		       TIME_BENCH_RETRIES + 1);
+	else if (w->retried_chunks)
+		tb_info(s, "%s: %u timed chunks measured again: another task ran inside them\n",
+			name, w->retried_chunks);
+}
+
 void time_bench_print_overhead(const struct time_bench_suite *s)
 {
 	const struct time_bench_overhead *ovh = &s->state->overhead;

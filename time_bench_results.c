@@ -154,6 +154,10 @@ static void time_bench_seq_main(struct seq_file *m, unsigned int row,
 		   o->loops, rec->invocations, o->total_invocations,
 		   rec->cycles, rec->ns, o->where.chunks, cyc.whole, cyc.frac,
 		   ns.whole, ns.frac);
+	/* Whether other tasks' work could enter the windows, and did */
+	seq_printf(m, " preemptible_chunks=%u retried_chunks=%u perturbed_chunks=%u",
+		   o->where.preemptible_chunks, o->where.retried_chunks,
+		   o->where.perturbed_chunks);
 }
 
 static void time_bench_seq_test(struct seq_file *m,
@@ -178,7 +182,8 @@ static void time_bench_seq_test(struct seq_file *m,
 	time_bench_seq_samples(m, "ns_samples", o->ns_milli, o->reps);
 	time_bench_seq_pmu(m, o);
 	if (s->seq_test)
-		s->seq_test(m, idx, o->total_invocations);
+		s->seq_test(m, idx, o->total_invocations +
+			    o->where.retried_invocations);
 	time_bench_seq_cheaper_than(m, s->state, t);
 	seq_putc(m, '\n');
 	time_bench_seq_cpus(m, t, res);

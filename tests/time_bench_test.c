@@ -1314,6 +1314,12 @@ struct fake {
 	u32 before_calls, after_calls;
 	/* per repetition speeds: chunk index where the speed changes */
 	u64 slow_from_chunk, slow_ps_per_iter;
+	/* chunks switched_from up to switched_to (1-based) had their
+	 * task switched out twice; each adds switched_ns
+	 */
+	u32 switched_from, switched_to;
+	u64 switched_ns;
+	bool preemptible;
 };
 
 static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
@@ -1342,9 +1348,17 @@ static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
 	c->stop.cycles = f->now_ns * f->cycles_per_ns;
 	c->completed = n;
 	f->ran += n;
+	if (f->switched_from && f->chunks >= f->switched_from &&
+	    f->chunks <= f->switched_to) {
+		c->switches = 2;
+		f->now_ns += f->switched_ns;
+	}
+	c->stop.ns = f->now_ns;
+	c->stop.cycles = f->now_ns * f->cycles_per_ns;
 	c->cpu = f->cpu_every ? (int)((f->chunks - 1) / f->cpu_every) : 0;
 	c->in_softirq = f->softirq;
 	c->in_context = f->in_context;
+	c->preemptible = f->preemptible;
 }
 
 static bool fake_stop(void *arg)
@@ -1602,6 +1616,72 @@ static void test_drive_where(void)
 		   "where: some in softirq: mixed");
 }
 
+/*
+ * Chunks another task ran inside: a timed one runs again, up to
+ * TIME_BENCH_RETRIES times, and counts only if clean or the last try;
+ * untimed ones (warm-up, calibration) are never retried.
+ */
+static void test_drive_switched(void)
+{
+	u32 i, timed = 0;
+	struct drive x;
+
+	/* loops=40000, 2 reps: the warm-up (chunk 1) and the first two
+	 * timed chunks are switched out: the first timed chunk runs three
+	 * times (smaller each time: the next chunk is sized by the speed
+	 * of the last)
+	 */
+	drive_init(&x);
+	x.plan.loops = 40000;
+	x.plan.reps = 2;
+	x.f.switched_from = 1;
+	x.f.switched_to = 3;
+	x.f.switched_ns = 5 * MS;
+	x.f.preemptible = true;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE && x.f.timed[1] &&
+		   x.o.where.retried_chunks == 2 &&
+		   x.o.where.perturbed_chunks == 0 &&
+		   x.o.where.retried_invocations ==
+		   x.f.asked[1] + x.f.asked[2],
+		   "drive: two switched timed chunks run again, the warm-up is not retried (%u chunks, %u retried, %llu iterations)",
+		   x.f.chunks, x.o.where.retried_chunks,
+		   x.o.where.retried_invocations);
+	KTAP_CHECK(x.o.total_invocations == 80000 &&
+		   x.o.where.chunks == x.f.chunks - 3 &&
+		   x.recs[0].ns == 40000 * 10 && x.cyc[0] == 20000,
+		   "drive: what they cost counts nowhere (%llu ns, %llu thousandths of a cycle)",
+		   x.recs[0].ns, x.cyc[0]);
+	KTAP_CHECK(x.o.where.preemptible_chunks == 3,
+		   "drive: preemptible windows counted (%u)",
+		   x.o.where.preemptible_chunks);
+
+	/* every chunk switched: each timed one tried 1 + 3 times, then
+	 * kept as perturbed
+	 */
+	drive_init(&x);
+	x.plan.loops = 40000;
+	x.plan.reps = 2;
+	x.f.switched_from = 1;
+	x.f.switched_to = U32_MAX;
+	x.f.switched_ns = 1 * MS;
+	drive_run(&x);
+	for (i = 0; i < x.f.chunks; i++)
+		timed += x.f.timed[i];
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.where.perturbed_chunks == x.o.where.chunks &&
+		   x.o.where.retried_chunks ==
+		   TIME_BENCH_RETRIES * x.o.where.chunks &&
+		   timed == (TIME_BENCH_RETRIES + 1) * x.o.where.chunks,
+		   "drive: a chunk switched out on every try is kept after %u tries, as perturbed (%u of %u kept, %u timed runs)",
+		   TIME_BENCH_RETRIES + 1, x.o.where.perturbed_chunks,
+		   x.o.where.chunks, timed);
+	KTAP_CHECK(x.o.total_invocations == 80000 &&
+		   x.o.where.preemptible_chunks == 0,
+		   "drive: a perturbed run still measures every repetition's loops (%llu)",
+		   x.o.total_invocations);
+}
+
 /* How runs end early, and what the driver says about it. */
 static void test_drive_ends(void)
 {
@@ -1688,6 +1768,7 @@ int main(void)
 	test_drive_fixed_loops();
 	test_drive_summary();
 	test_drive_where();
+	test_drive_switched();
 	test_drive_ends();
 
 	return ktap_finish();

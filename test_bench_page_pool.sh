@@ -4,8 +4,9 @@
 # kselftest for bench_page_pool_simple: loads the module (-n times), and
 # checks every load against what its results file says each test must
 # do: that it reported (or said why this kernel cannot run it), ran in
-# its context, took an accepted path with the pages and page_pool
-# counters its row gives, and cost less than the tests its row names;
+# its context, timed no other task's work, took an accepted path with
+# the pages and page_pool counters its row gives, and cost less than the
+# tests its row names;
 # optional per-test limits and a regression gate against a baseline; and
 # that the kernel printed no warning meanwhile.  -c applies the same
 # checks to saved results files.  The wrapper names no test: a new test
@@ -172,7 +173,8 @@ set -f
 TEST_FIELDS="invoke_count reps total_invoke_count loops context
 	wanted_context path expect_path pages_allocated expect_allocated_max
 	pages_released expect_released expect_stats cheaper_than cycles_min
-	cycles_median reason"
+	cycles_median chunks preemptible_chunks retried_chunks
+	perturbed_chunks reason"
 CPU_FIELDS="role invoke_count"
 # Lists in a field are split on their commas with IFS, not a process.
 IFS_DEFAULT=$IFS
@@ -409,6 +411,42 @@ first_free_number() {	# dir
 	printf '%s\n' $((n + 1))
 }
 
+# Every task's CPU time so far, "PID TICKS COMM" a line, from
+# /proc/PID/stat (utime and stime, the 14th and 15th fields, counted
+# after the ")" that ends the name, which may hold blanks).  cat goes
+# on past a task that ended meanwhile; awk would stop there.
+task_times() {
+	set +f
+	cat /proc/[0-9]*/stat 2>/dev/null | awk '{
+		e = length($0)
+		while (e > 0 && substr($0, e, 1) != ")")
+			e--
+		s = index($0, "(")
+		if (!s || e <= s)
+			next
+		n = split(substr($0, e + 1), f, " ")
+		if (n >= 13 && f[12] ~ /^[0-9]+$/ && f[13] ~ /^[0-9]+$/)
+			print $1, f[12] + f[13], substr($0, s + 1, e - s - 1)
+	}'
+	set -f
+}
+
+# The tasks that ran while load K did, most CPU time first, this
+# script's own left out: who may have entered a test's windows.
+tasks_beside_load() {	# k
+	awk -v self=$$ 'NR == FNR { before[$1] = $2; next }
+	$1 != self {
+		t = $2 - ($1 in before ? before[$1] : 0)
+		if (t > 0) {
+			name = $0
+			sub(/^[0-9]+ [0-9]+ /, "", name)
+			print t, name " (pid " $1 ")"
+		}
+	}' "$work/load.$1.tasks-before" "$work/load.$1.tasks-after" |
+		sort -rn | head -n 5 |
+		awk '{ t = $1; sub(/^[0-9]+ /, ""); print "  " $0 ": " t " ticks" }'
+}
+
 # The end-to-end scenarios' rows into a load's results file; what
 # bench-e2e said, as diagnostics.  A scenario that failed has no row:
 # its check that it reported fails.
@@ -441,9 +479,11 @@ if [ -z "$check_mode" ]; then
 		loaded && rmmod $MODULE
 		mark="$marker load $k"
 		printf '%s\n' "$mark" >/dev/kmsg
+		task_times >"$work/load.$k.tasks-before"
 		# shellcheck disable=SC2086
 		load_module $params </dev/null >"$work/load.out" 2>&1
 		rc=$?
+		task_times >"$work/load.$k.tasks-after"
 		if [ $rc = 0 ] && cat "$RESULTS" >"$file" 2>"$work/load.out"; then
 			[ -z "$e2e_prog" ] || join_e2e "$file"
 			set_load_status $k "$file"
@@ -509,7 +549,8 @@ test_fields() {	# index-dir test
 	T_context= T_wanted_context= T_path= T_expect_path=
 	T_pages_allocated= T_expect_allocated_max= T_pages_released=
 	T_expect_released= T_expect_stats= T_cheaper_than= T_cycles_min=
-	T_cycles_median= T_reason=
+	T_cycles_median= T_chunks= T_preemptible_chunks= T_retried_chunks=
+	T_perturbed_chunks= T_reason=
 	[ -f "$1/$2" ] || return 0
 	{
 		read -r T_kind; read -r T_invoke_count; read -r T_reps
@@ -519,6 +560,8 @@ test_fields() {	# index-dir test
 		read -r T_pages_released; read -r T_expect_released
 		read -r T_expect_stats; read -r T_cheaper_than
 		read -r T_cycles_min; read -r T_cycles_median
+		read -r T_chunks; read -r T_preemptible_chunks
+		read -r T_retried_chunks; read -r T_perturbed_chunks
 		IFS= read -r T_reason
 	} <"$1/$2"
 }
@@ -615,6 +658,36 @@ check_context() {	# test
 	[ "$T_wanted_context" != e2e ] ||
 		desc="$1 ran every packet on the CPU it times (${T_context:-none})"
 	result "$desc" test -n "$T_context" -a "$T_context" = "$T_wanted_context"
+}
+
+# The test's windows held its own work only: a timed chunk whose task
+# was switched out inside it holds another task's, and counts only if
+# it was so on every try (perturbed).  Under PREEMPT_LAZY and FULL the
+# engine turns preemption off in process-context windows; under
+# PREEMPT_RT it cannot, and the count tells.
+check_window() {	# test
+	use_test "$1"
+	perturbed=$T_perturbed_chunks chunks=$T_chunks
+	desc="$1 timed only its own work: ${perturbed:-?} of ${chunks:-?}"
+	desc="$desc timed chunks held another task's"
+	desc="$desc (${T_retried_chunks:-?} measured again; windows"
+	if [ "${T_preemptible_chunks:-0}" = 0 ]; then
+		desc="$desc not preemptible)"
+	else
+		desc="$desc preemptible in $T_preemptible_chunks)"
+	fi
+	if is_count "$perturbed" && is_count "$chunks" &&
+	   is_count "$T_retried_chunks" && [ "$perturbed" = 0 ]; then
+		pass "$desc"
+		return
+	fi
+	fail "$desc"
+	if [ -n "$check_mode" ]; then
+		ktap_print_msg "which tasks ran is not known from saved results"
+	elif [ -r "$work/load.$L.tasks-after" ]; then
+		ktap_print_msg "tasks that used CPU time during load $L:"
+		tasks_beside_load "$L" | ktap_print_lines
+	fi
 }
 
 # The path the probe saw, and the pages the pool took from and gave back
@@ -868,6 +941,8 @@ plan_load() {	# k
 		fi
 		printf '%s\n' "reported $1 $name"
 		printf '%s\n' "context $1 $name"
+		[ -z "$T_perturbed_chunks" ] ||
+			printf '%s\n' "window $1 $name"
 		printf '%s\n' "path $1 $name"
 		[ "$T_expect_path" = - ] || [ "$T_expect_stats" = - ] ||
 			printf '%s\n' "stats $1 $name"
@@ -928,6 +1003,7 @@ while read -r check k a b <&3; do
 	skip) check_skip "$a" ;;
 	reported) check_reported "$a" ;;
 	context) check_context "$a" ;;
+	window) check_window "$a" ;;
 	path) check_path "$a" ;;
 	stats) check_stats "$a" ;;
 	cpus) check_cpus "$a" ;;

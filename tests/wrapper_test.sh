@@ -392,6 +392,26 @@ f=$(variant silent.results 's/^test: name=\(napi_page_pool03_skb_bound\) .*/note
 expect_ktap "-c: a selected test that did not report" 1 4 \
 	'^not ok 67 napi_page_pool03_skb_bound reported, invoke count none' \
 	-c "$f"
+# The windows (time_bench's engine since December 2026): a test whose
+# chunks were measured again passes, one whose figure holds another
+# task's work fails with the counts; a file without the fields (older
+# modules) has no such check.
+win=' preemptible_chunks=0 retried_chunks=2 perturbed_chunks=0'
+f=$(variant window.results "/name=for_loop /s/ chunks=2 / chunks=2$win /")
+expect_ktap "-c: windows measured again, none kept perturbed: the window check passes" \
+	0 0 '^ok [0-9]+ for_loop timed only its own work: 0 of 2 timed chunks held another task.s \(2 measured again; windows not preemptible\)$' \
+	-c "$f"
+win=' preemptible_chunks=2 retried_chunks=6 perturbed_chunks=1'
+f=$(variant perturbed.results "/name=for_loop /s/ chunks=2 / chunks=2$win /")
+expect_ktap "-c: a window that held another task's work fails, with its count" \
+	1 1 '^not ok [0-9]+ for_loop timed only its own work: 1 of 2 timed chunks held another task.s \(6 measured again; windows preemptible in 2\)$' \
+	-c "$f"
+is "-c: and says that saved results cannot name the task" 1 \
+	grep -c '^# which tasks ran is not known from saved results$' "$out"
+f=$(variant window-bad.results "/name=for_loop /s/ chunks=2 / chunks=2 preemptible_chunks=0 retried_chunks=0 perturbed_chunks=x /")
+expect_ktap "-c: a perturbed count that is no number fails" \
+	1 1 '^not ok [0-9]+ for_loop timed only its own work: x of 2 ' -c "$f"
+
 f=$(variant relation.results '/name=tasklet_page_pool08_bulk /s/ cycles_min=141.51 / cycles_min=170.00 /')
 expect_ktap "-c, instructions: a relation that fails fails at once" 1 1 \
 	'^not ok 85 tasklet_page_pool08_bulk cheaper than tasklet_page_pool02_ptr_ring \(min 170.00 < 165.72 instructions\)$' \

@@ -5,8 +5,8 @@
 # checks every load against what its results file says each test must
 # do: that it reported (or said why this kernel cannot run it), ran in
 # its context, timed no other task's work, took an accepted path with
-# the pages and page_pool counters its row gives, and cost less than the
-# tests its row names;
+# the pages and page_pool counters its row gives, cost less than the
+# tests its row names and, counting instructions, what its twin costs;
 # optional per-test limits and a regression gate against a baseline; and
 # that the kernel printed no warning meanwhile.  -c applies the same
 # checks to saved results files.  The wrapper names no test: a new test
@@ -174,7 +174,7 @@ TEST_FIELDS="invoke_count reps total_invoke_count loops context
 	wanted_context path expect_path pages_allocated expect_allocated_max
 	pages_released expect_released expect_stats cheaper_than cycles_min
 	cycles_median chunks preemptible_chunks retried_chunks
-	perturbed_chunks reason"
+	perturbed_chunks twin reason"
 CPU_FIELDS="role invoke_count"
 # Lists in a field are split on their commas with IFS, not a process.
 IFS_DEFAULT=$IFS
@@ -550,7 +550,7 @@ test_fields() {	# index-dir test
 	T_pages_allocated= T_expect_allocated_max= T_pages_released=
 	T_expect_released= T_expect_stats= T_cheaper_than= T_cycles_min=
 	T_cycles_median= T_chunks= T_preemptible_chunks= T_retried_chunks=
-	T_perturbed_chunks= T_reason=
+	T_perturbed_chunks= T_twin= T_reason=
 	[ -f "$1/$2" ] || return 0
 	{
 		read -r T_kind; read -r T_invoke_count; read -r T_reps
@@ -562,6 +562,7 @@ test_fields() {	# index-dir test
 		read -r T_cycles_min; read -r T_cycles_median
 		read -r T_chunks; read -r T_preemptible_chunks
 		read -r T_retried_chunks; read -r T_perturbed_chunks
+		read -r T_twin
 		IFS= read -r T_reason
 	} <"$1/$2"
 }
@@ -873,6 +874,32 @@ check_relation() {	# cheaper dearer
 	fi
 }
 
+# A test and its twin (its row's: the same code in another context
+# when both take the same path) cost the same, counted in instructions:
+# other work in one's windows makes them differ (7.2 with its crypto
+# self-tests preempting the process context: 228.3 against 75.1).  Half
+# an instruction: a load's cheapest repetitions of the two agreed within
+# 0.06 on 6.12 and 7.2.
+TWIN_MARGIN=0.5
+
+check_twin() {	# test twin
+	use_test "$1"
+	ma=${T_cycles_min:-none} pa=${T_path:-none}
+	use_test "$2"
+	mb=${T_cycles_min:-none} pb=${T_path:-none}
+	desc="$1 costs what its twin $2 does (min $ma, $mb $U, within $TWIN_MARGIN)"
+	if [ "$U" != instructions ]; then
+		skip "$desc" "only instruction counts resolve $TWIN_MARGIN (clock: $U)"
+	elif [ "$pa" != "$pb" ]; then
+		skip "$desc" "the two took different paths ($pa, $pb): not the same code"
+	elif results_is_number "$ma" && results_is_number "$mb"; then
+		result "$desc" awk -v a="$ma" -v b="$mb" -v m=$TWIN_MARGIN \
+			'BEGIN { d = a - b; exit !(d <= m && -d <= m) }'
+	else
+		fail "$desc"
+	fi
+}
+
 check_threshold() {	# test limit
 	desc="$1 median within $2 $U"
 	use_test "$1"
@@ -931,6 +958,7 @@ plan_load() {	# k
 	[ -e "$work/load.$1.ok" ] || return 0
 	ran=" "
 	: >"$work/cheaper"
+	: >"$work/twins"
 	while read -r name; do
 		use_test "$name"
 		if [ "$T_kind" = test ]; then
@@ -947,6 +975,10 @@ plan_load() {	# k
 		[ "$T_expect_path" = - ] || [ "$T_expect_stats" = - ] ||
 			printf '%s\n' "stats $1 $name"
 		[ ! -f "$IDX/$name.cpu" ] || printf '%s\n' "cpus $1 $name"
+		case $T_twin in
+		'' | -) ;;
+		*) printf '%s\n' "$name $T_twin" >>"$work/twins" ;;
+		esac
 		IFS=,
 		for b in $T_cheaper_than; do
 			IFS=$IFS_DEFAULT
@@ -968,6 +1000,12 @@ plan_load() {	# k
 			esac
 		done <"$work/cheaper"
 	fi
+	# Twins that both ran in this load.
+	while read -r a b; do
+		case $ran in
+		*" $b "*) printf '%s\n' "twin $1 $a $b" ;;
+		esac
+	done <"$work/twins"
 	if [ -n "$thresholds" ]; then
 		while read -r name limit; do
 			printf '%s\n' "threshold $1 $name $limit"
@@ -1008,6 +1046,7 @@ while read -r check k a b <&3; do
 	stats) check_stats "$a" ;;
 	cpus) check_cpus "$a" ;;
 	relation) check_relation "$a" "$b" ;;
+	twin) check_twin "$a" "$b" ;;
 	threshold) check_threshold "$a" "$b" ;;
 	gate) check_gate "$a" "$b" ;;
 	baseline) check_baseline "$a" ;;

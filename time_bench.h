@@ -111,6 +111,11 @@ struct time_bench_test {
 	const char *narrowly_cheaper_than;
 	/* Optional: false when the parameters of this load void both. */
 	bool (*relations_hold)(void);
+	/* A test of another context whose body runs the same code when
+	 * both take the same path: counted in instructions, the two
+	 * agree, unless other work entered one's windows.
+	 */
+	const char *twin;
 };
 
 /* A module parameter given as NAME=VALUE, or left at its default. */

@@ -202,7 +202,9 @@ static bool time_bench_is_test(const struct time_bench_suite *s,
 	return false;
 }
 
-/* A relation naming no test of the table is the table's bug. */
+/* A relation (cheaper than, twin) naming no test of the table is the
+ * table's bug.
+ */
 static int time_bench_check_relations(const struct time_bench_suite *s,
 				      const char *test, const char *names)
 {
@@ -211,7 +213,7 @@ static int time_bench_check_relations(const struct time_bench_suite *s,
 	while (names && *names) {
 		len = strcspn(names, ",");
 		if (!time_bench_is_test(s, names, len)) {
-			tb_err(s, "%s: cheaper than '%.*s', which is no test\n",
+			tb_err(s, "%s: related to '%.*s', which is no test\n",
 			       test, (int)len, names);
 			return -EINVAL;
 		}
@@ -251,7 +253,8 @@ int time_bench_check_table(const struct time_bench_suite *s)
 		ret = time_bench_check_name(s, t->name) ?:
 		      time_bench_check_relations(s, t->name, t->cheaper_than) ?:
 		      time_bench_check_relations(s, t->name,
-						 t->narrowly_cheaper_than);
+						 t->narrowly_cheaper_than) ?:
+		      time_bench_check_relations(s, t->name, t->twin);
 	}
 	return ret;
 }

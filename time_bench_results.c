@@ -185,7 +185,7 @@ static void time_bench_seq_test(struct seq_file *m,
 		s->seq_test(m, idx, o->total_invocations +
 			    o->where.retried_invocations);
 	time_bench_seq_cheaper_than(m, s->state, t);
-	seq_putc(m, '\n');
+	seq_printf(m, " twin=%s\n", t->twin ?: "-");
 	time_bench_seq_cpus(m, t, res);
 }
 

@@ -412,6 +412,25 @@ f=$(variant window-bad.results "/name=for_loop /s/ chunks=2 / chunks=2 preemptib
 expect_ktap "-c: a perturbed count that is no number fails" \
 	1 1 '^not ok [0-9]+ for_loop timed only its own work: x of 2 ' -c "$f"
 
+# Twins: the same code in two contexts costs the same in instructions.
+twin=' twin=tasklet_page_pool01_fast_path'
+f=$(variant twin.results "/name=no-softirq-page_pool01 /s/\$/$twin/")
+expect_ktap "-c, instructions: a test within 0.5 of its twin passes" \
+	0 0 '^ok [0-9]+ no-softirq-page_pool01 costs what its twin tasklet_page_pool01_fast_path does \(min 79.36, 79.15 instructions, within 0.5\)$' \
+	-c "$f"
+f=$(variant twin-far.results "/name=no-softirq-page_pool01 /{s/\$/$twin/;s/ cycles_min=79.36 / cycles_min=228.32 /}")
+expect_ktap "-c, instructions: another task's work in one twin's windows fails (7.2, 228.32 against 79.15)" \
+	1 1 '^not ok [0-9]+ no-softirq-page_pool01 costs what its twin tasklet_page_pool01_fast_path does \(min 228.32, 79.15 instructions, within 0.5\)$' \
+	-c "$f"
+f=$(variant twin-path.results "/name=no-softirq-page_pool01 /{s/\$/$twin/;s/ path=cache / path=ring /}")
+expect_ktap "-c: twins that took different paths are a skip with the reason (6.1)" \
+	0 0 '^ok [0-9]+ no-softirq-page_pool01 costs what its twin .* # SKIP the two took different paths \(ring, cache\): not the same code$' \
+	-c "$f"
+f=$(sed "/name=no-softirq-page_pool01 /s/\$/$twin/" "$TCG" >"$dir/twin-tcg.results" &&
+	printf '%s\n' "$dir/twin-tcg.results")
+expect_ktap "-c, emulated cycles: the twin check is a skip, cycles do not resolve half an instruction" \
+	0 0 ' # SKIP only instruction counts resolve 0.5 \(clock: cycles\)$' -c "$f"
+
 f=$(variant relation.results '/name=tasklet_page_pool08_bulk /s/ cycles_min=141.51 / cycles_min=170.00 /')
 expect_ktap "-c, instructions: a relation that fails fails at once" 1 1 \
 	'^not ok 85 tasklet_page_pool08_bulk cheaper than tasklet_page_pool02_ptr_ring \(min 170.00 < 165.72 instructions\)$' \

@@ -777,6 +777,25 @@ for k in $KERNELS; do
 		kconfig_entry
 done
 
+# PREEMPT_RT, with 6.1: Debian 12's 6.1-rt is the one kernel whose
+# process-context windows stay preemptible (its spinlocks sleep), where
+# the engine's switch count is what keeps another task's work out.
+RT_IMAGE=
+case " $KERNELS " in
+*" 6.1 "*)
+	select_kernel 6.1-rt
+	RT_MODS=$(build_modules) || exit 1
+	RT_IMAGE=$KERNEL_IMAGE RT_RELEASE=$KERNEL_RELEASE
+	;;
+esac
+
+# A CPU hog beside the module on PREEMPT_RT, counting instructions on
+# one vCPU (tests/guest/suite.sh, hog_check).
+rt_hog() {
+	KERNEL_IMAGE=$RT_IMAGE KERNEL_RELEASE=$RT_RELEASE MODS=$RT_MODS
+	guest_suite hog HOG_ONLY=1 -- -c "$(first_cpu)" -i -s 1
+}
+
 # The CPU models a kernel's guest suites run with: all of CPUS on the
 # first kernel, the first model on the others.  A second model (qemu64:
 # no RDTSCP) tests the engine's cycle counter, which no kernel changes.
@@ -842,6 +861,9 @@ side_lane() {
 		lane_step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: relations, -n/-o (the regression gate on the first kernel)" \
 			icount_suite 7.2
 	fi
+	[ -z "$RT_IMAGE" ] || [ "$SUITE_ICOUNT" = 0 ] ||
+		lane_step "$RT_RELEASE (PREEMPT_RT), a CPU hog beside the module on one vCPU: windows it entered are measured again, the kselftest passes or fails naming it" \
+			rt_hog
 	case " $KERNELS " in
 	*" 7.2 "*)
 		use_kernel 7.2

@@ -130,13 +130,14 @@ need_packages() {
 # The kernels KERNEL (and BEFORE, AFTER) name: Debian 12's two series,
 # and from Debian unstable "7.2" and "newest", whatever series its
 # linux-image-amd64 depends on when fetched.
-KERNEL_CHOICES="6.12, 6.1, 7.2, newest"
+KERNEL_CHOICES="6.12, 6.1, 6.1-rt, 7.2, newest"
 
 # Debian meta package of a kernel series, for "image" or "headers".
 kernel_meta_package() {	# series image|headers [variable]
 	case "$1" in
 	6.12) printf '%s\n' "linux-$2-6.12-amd64" ;;
 	6.1) printf '%s\n' "linux-$2-amd64" ;;
+	6.1-rt) printf '%s\n' "linux-$2-rt-amd64" ;;
 	*) usage_die "${3:-KERNEL}=$1: accepted: $KERNEL_CHOICES, or a path to a kernel image" ;;
 	esac
 }
@@ -406,7 +407,7 @@ select_kernel() {	# kernel [variable]
 	s_kdir=KDIR
 	[ $# -ge 2 ] && s_kdir=${2}_KDIR
 	case "$1" in
-	6.12 | 6.1)
+	6.12 | 6.1 | 6.1-rt)
 		debian_kernel "$1" "$s_var"
 		;;
 	7.2 | newest)

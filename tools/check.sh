@@ -752,7 +752,7 @@ kselftest_install() {
 
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
 	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3 \
-	python3-ply python3-git
+	python3-ply python3-git python3-docutils
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 boot_state >"$LOGDIR/boot.before"
@@ -919,6 +919,8 @@ step "checkpatch --strict on the sources" checkpatch \
 	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
 	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h
 step "unit tests of time_bench arithmetic" unit_tests
+step "README.rst and doc/*.rst render with docutils, no warning or error" \
+	/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
 step "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
 	python3 tests/net_source_test.py

@@ -142,6 +142,10 @@ ab:
 check:
 	sh tools/check.sh
 
+# The edit loop's tier of it: host tests, one 6.12 guest (README.rst).
+check-quick:
+	TIER=quick sh tools/check.sh
+
 # Which accelerator (KVM or TCG) the guests would use, and why.
 accel:
 	sh tools/accel.sh
@@ -188,7 +192,7 @@ print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linu
 print-features:
 	@printf '%s\n' $(bench_features)
 
-.PHONY: all modules tools install clean run perf ab check accel debug-kernel \
+.PHONY: all modules tools install clean run perf ab check check-quick accel debug-kernel \
 	copy-to-tree series print-files print-features print-engine-objs
 
 endif

@@ -48,7 +48,7 @@ build_variant() {	# name [patch]
 		md5sum | cut -d' ' -f1)
 	[ -f "$OUT/$1.bzImage" ] && [ -f "$OUT/$1.key" ] &&
 		[ "$(cat "$OUT/$1.key")" = "$v_key" ] && return 0
-	say "building the small kernel $1 (base: minutes; a variant: about one)"
+	cache_miss "building the small kernel $1 (base: minutes; a variant: about one)"
 	rm -f "$OUT/$1.key"
 	cp --remove-destination "$OUT/$(basename "$PATCHED").orig" \
 		"$OUT/src/$PATCHED" || die "cannot restore $PATCHED"

@@ -37,11 +37,22 @@
 # ICOUNT=0 the guests counting instructions; ONLY=REGEX runs only the
 # steps whose description matches (grep -E; the builds they need run
 # anyway).  Guests run under TCG; the accelerator step probes KVM.
+#
+# TIER=quick ("make check-quick", for the edit loop): the host's checks
+# and tests, the builds against the first kernel and its one guest
+# counting instructions (every test, every check of the kselftest, a
+# CPU hog beside it); logs in build/check-quick.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/tools/check-tools.sh"
 . "$BENCH_TOP/results_lib.sh"
 
+TIER=${TIER:-full}
+check_choice TIER "$TIER" full quick
+if [ "$TIER" = quick ]; then
+	set -- ${KERNELS:-6.12}
+	KERNELS=$1 CPUS=${CPUS:-max} DEBUG_KERNEL=0 AB=0
+fi
 KERNELS=${KERNELS:-"6.12 7.2 6.1"}
 CPUS=${CPUS:-"max qemu64"}
 DEBUG_KERNEL=${DEBUG_KERNEL:-1}
@@ -65,14 +76,31 @@ for cpu in $CPUS; do
 done
 [ -n "$CPUS" ] || usage_die "CPUS is empty: accepted: QEMU CPU models"
 LOGDIR=$BENCH_TOP/build/check
+[ "$TIER" = full ] || LOGDIR=$LOGDIR-$TIER
 failures=
 . "$BENCH_TOP/ktap_lib.sh"
+
+# Where make check's time goes: a line a step, "SECONDS LANE RESULT
+# CACHE DESCRIPTION" with tabs, in the order they ran.  CACHE is "-",
+# or what the step had to fetch or build (tools/lib.sh's cache_miss,
+# through the file BENCH_BUILT).
+STEPS=$LOGDIR/steps.tsv
+
+step_record() {	# seconds lane result built-file description
+	r_cache=-
+	if [ -s "$4" ]; then
+		r_cache="built: $(tr '\n' ';' <"$4" | sed 's/;$//; s/;/; /g')"
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$r_cache" "$5" \
+		| tr -d '\r' >>"$STEPS"
+}
 
 # Runs one step; its own output goes to stderr, its KTAP line to stdout.
 # With ONLY, a step it does not match is skipped.
 step() {	# description command...
 	if [ -n "$ONLY" ] && ! printf '%s\n' "$1" | grep -Eq -- "$ONLY"; then
 		ktap_test_skip "$1" "not in ONLY=$ONLY"
+		step_record 0 main skip /dev/null "$1"
 		return 0
 	fi
 	needed_step "$@"
@@ -84,9 +112,14 @@ needed_step() {	# description command...
 	shift
 	say "=== $desc"
 	t0=$(date +%s)
+	BENCH_BUILT=$LOGDIR/built.main
+	: >"$BENCH_BUILT"
+	export BENCH_BUILT
 	"$@" >&2
 	rc=$?
 	secs=$(($(date +%s) - t0))
+	step_record "$secs" main "$([ $rc = 0 ] && echo pass || echo fail)" \
+		"$LOGDIR/built.main" "$desc"
 	if [ $rc = 0 ]; then
 		ktap_test_pass "$desc (${secs}s)"
 	else
@@ -127,6 +160,9 @@ lane_step() {	# description command...
 		return 0
 	fi
 	t0=$(date +%s)
+	BENCH_BUILT=$l_step.built
+	: >"$BENCH_BUILT"
+	export BENCH_BUILT
 	"$@" >"$l_step.log" 2>&1
 	l_rc=$?
 	printf '%s\n' "$l_rc $(($(date +%s) - t0))" >"$l_step.rc"
@@ -146,12 +182,16 @@ lane_join() {	# name
 		cat "$l_dir/$n.log" >&2 2>/dev/null
 		read -r rc secs <"$l_dir/$n.rc" 2>/dev/null || rc=ended secs=0
 		case $rc in
-		skip) ktap_test_skip "$desc" "not in ONLY=$ONLY" ;;
-		0) ktap_test_pass "$desc (${secs}s)" ;;
+		skip) ktap_test_skip "$desc" "not in ONLY=$ONLY"
+		      secs=0 result=skip ;;
+		0) ktap_test_pass "$desc (${secs}s)"
+		   result=pass ;;
 		*) failures="$failures
 #   $desc"
-		   ktap_test_fail "$desc (${secs}s)" ;;
+		   ktap_test_fail "$desc (${secs}s)"
+		   result=fail ;;
 		esac
+		step_record "$secs" "$1" "$result" "$l_dir/$n.built" "$desc"
 		n=$((n + 1))
 	done
 }
@@ -489,8 +529,9 @@ AB_OTHER_TESTS=tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow
 AB_PROFILE_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=5"
 
 build_host_tools() {
-	make -s -C "$BENCH_TOP/tools/compare" &&
-		make -s -C "$BENCH_TOP/tools/e2e" &&
+	make -s -C "$BENCH_TOP/tools/compare" || return 1
+	[ "$TIER" = full ] || return 0
+	make -s -C "$BENCH_TOP/tools/e2e" &&
 		{ [ "$SUITE_ICOUNT" = 0 ] || make -s -C "$BENCH_TOP/tools/profile"; }
 }
 
@@ -703,6 +744,45 @@ series_tree() {
 	return $ok
 }
 
+# Where the time went: each line's total, the steps in the order they
+# ran (lane: main, side, or fuzz; cache: what a step had to fetch or
+# build, "-" for nothing) and the slowest five.
+timing_table() {	# wall-seconds
+	awk -F '\t' -v wall="$1" '
+	{
+		n++
+		secs[n] = $1; lane[n] = $2; res[n] = $3; cache[n] = $4
+		desc[n] = $5
+		total[$2] += $1
+		if (!($2 in seen)) {
+			seen[$2] = 1
+			lanes[++nl] = $2
+		}
+	}
+	END {
+		line = "where make check'"'"'s time went: wall " wall " s;"
+		for (i = 1; i <= nl; i++)
+			line = line " " lanes[i] " " total[lanes[i]] " s" \
+			       (i < nl ? "," : "")
+		print line
+		printf "%5s  %-4s  %-6s  %s\n", "secs", "lane", "result", \
+		       "step (what it built)"
+		for (i = 1; i <= n; i++)
+			printf "%5d  %-4s  %-6s  %s%s\n", secs[i], lane[i], res[i],
+			       desc[i], cache[i] == "-" ? "" : " (" cache[i] ")"
+		# the slowest five, by a selection: n is small
+		print "slowest:"
+		for (k = 1; k <= 5 && k <= n; k++) {
+			best = 0
+			for (i = 1; i <= n; i++)
+				if (!(i in taken) && (!best || secs[i] + 0 > secs[best] + 0))
+					best = i
+			taken[best] = 1
+			printf "%5d  %-4s  %s\n", secs[best], lane[best], desc[best]
+		}
+	}' "$STEPS"
+}
+
 # What the host has in /boot and which kernel images dpkg installed.
 boot_state() {
 	{
@@ -756,18 +836,29 @@ need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 boot_state >"$LOGDIR/boot.before"
-SRC=$(kernel_source) || exit 1
 cd "$BENCH_TOP" || exit 1
 start=$(date +%s)
 ktap_print_header
 
-# The builds, for each kernel; what its guests need is kept by series.
+unpack_source() {
+	SRC=$(kernel_source)
+}
+needed_step "linux-source-6.12 unpacked: checkpatch, the debug kernel and the small kernels (cached)" \
+	unpack_source || exit 1
+
+# A kernel of KERNELS: Debian's packages fetched and unpacked (7.2's
+# tree prepared), the modules built; kept by series for later steps.
+kernel_build() {	# series
+	select_kernel "$1"
+	MODS=$(build_modules) || return 1
+	eval "image_${1%.*}_${1#*.}=\$KERNEL_IMAGE"
+	eval "release_${1%.*}_${1#*.}=\$KERNEL_RELEASE kdir_${1%.*}_${1#*.}=\$KDIR"
+	eval "mods_${1%.*}_${1#*.}=\$MODS"
+}
+
 for k in $KERNELS; do
-	select_kernel "$k"
-	MODS=$(build_modules) || exit 1
-	eval "image_${k%.*}_${k#*.}=\$KERNEL_IMAGE"
-	eval "release_${k%.*}_${k#*.}=\$KERNEL_RELEASE kdir_${k%.*}_${k#*.}=\$KDIR"
-	eval "mods_${k%.*}_${k#*.}=\$MODS"
+	needed_step "$k: Debian's kernel and headers (cached), the modules built" \
+		kernel_build "$k" || exit 1
 	step "$KERNEL_RELEASE: make W=1 C=2: no compiler warning, sparse clean" \
 		build_w1_sparse "$MODS"
 	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
@@ -781,11 +872,15 @@ done
 # process-context windows stay preemptible (its spinlocks sleep), where
 # the engine's switch count is what keeps another task's work out.
 RT_IMAGE=
+rt_build() {
+	select_kernel 6.1-rt
+	RT_MODS=$(build_modules) || return 1
+	RT_IMAGE=$KERNEL_IMAGE RT_RELEASE=$KERNEL_RELEASE
+}
 case " $KERNELS " in
 *" 6.1 "*)
-	select_kernel 6.1-rt
-	RT_MODS=$(build_modules) || exit 1
-	RT_IMAGE=$KERNEL_IMAGE RT_RELEASE=$KERNEL_RELEASE
+	needed_step "6.1-rt: Debian's PREEMPT_RT kernel and headers (cached), the modules built" \
+		rt_build || exit 1
 	;;
 esac
 
@@ -900,8 +995,12 @@ if [ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
 		ab_kernels
 fi
 # What the second line's commands build, built once before it starts.
-needed_step "bench-compare, bench-e2e and the profile plugin build" build_host_tools
-lane_start side side_lane
+if [ "$TIER" = full ]; then
+	needed_step "bench-compare, bench-e2e and the profile plugin build" build_host_tools
+	lane_start side side_lane
+else
+	needed_step "bench-compare builds" build_host_tools
+fi
 
 # The host's checks, the fuzz step beside them, while the second line
 # runs its first guests: none of them times anything.  400 mutations
@@ -911,7 +1010,7 @@ fuzz_lane() {
 	lane_step "bench-compare: fuzzed under ASan and UBSan" \
 		make -s -C tools/compare fuzz FUZZ_CASES=400
 }
-lane_start fuzz fuzz_lane
+[ "$TIER" = quick ] || lane_start fuzz fuzz_lane
 # shellcheck disable=SC2046
 step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
@@ -932,7 +1031,22 @@ step "make ab: the guest order keeps host drift off both sides" \
 	ab_order_balanced
 step "ACCEL: the reason KVM cannot run the guest, one line from QEMU's recorded words, PVM first" \
 	accel_reason
-lane_join fuzz
+[ "$TIER" = quick ] || lane_join fuzz
+
+# The quick tier: the first kernel's guest counting instructions, alone.
+if [ "$TIER" = quick ]; then
+	use_kernel "$KERNELS"
+	step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: every test, every check of the kselftest, -n/-o, the regression gate, a CPU hog beside it" \
+		icount_suite "$KERNELS"
+	step "the host's /boot and its linux-image packages are unchanged" \
+		boot_untouched
+	wall=$(($(date +%s) - start))
+	timing_table "$wall" >"$LOGDIR/timing.txt"
+	sed 's/^/# /' "$LOGDIR/timing.txt"
+	say "make check-quick took $wall s (make check runs everything)"
+	[ -z "$failures" ] || ktap_print_msg "failed:$failures"
+	ktap_finished
+fi
 
 # The main line: per kernel, the whole suite timing cycles with the
 # first CPU model (the endless load included), the kselftest and the
@@ -1040,6 +1154,9 @@ esac
 step "the host's /boot and its linux-image packages are unchanged" \
 	boot_untouched
 
-say "make check took $(($(date +%s) - start)) s"
+wall=$(($(date +%s) - start))
+timing_table "$wall" >"$LOGDIR/timing.txt"
+sed 's/^/# /' "$LOGDIR/timing.txt"
+say "make check took $wall s"
 [ -z "$failures" ] || ktap_print_msg "failed:$failures"
 ktap_finished

@@ -26,7 +26,7 @@ key="$(cat "$SRC/.unpacked" "$SRC/Makefile" "$FRAGMENT" | md5sum | cut -d' ' -f1
 
 if [ ! -f "$OUT/.built" ] || [ "$(cat "$OUT/.built")" != "$key" ] ||
    [ ! -f "$OUT/arch/x86/boot/bzImage" ]; then
-	say "building the debug kernel in $OUT (about 9 minutes on 2 cores)"
+	cache_miss "building the debug kernel in $OUT (about 9 minutes on 2 cores)"
 	rm -rf "$OUT"
 	mkdir -p "$OUT"
 	tiny_config "$SRC" "$OUT" "$FRAGMENT" "$log"

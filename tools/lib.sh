@@ -14,6 +14,13 @@ fi
 nl='
 '
 
+# A cache miss: says what is being made, and notes it for make check's
+# table of where its time went (in the file BENCH_BUILT, when set).
+cache_miss() {	# what
+	say "$*"
+	[ -z "${BENCH_BUILT:-}" ] || printf '%s\n' "$*" >>"$BENCH_BUILT"
+}
+
 say() {
 	printf '%s\n' "$*" >&2
 }
@@ -177,7 +184,7 @@ unpack_packages() {	# dir package...
 	done
 	[ -f "$u_dir/.unpacked" ] &&
 		[ "$(cat "$u_dir/.unpacked")" = "$u_want" ] && return 0
-	say "fetching and unpacking into $u_dir:$(printf ' %s' "$@")"
+	cache_miss "fetching and unpacking into $u_dir:$(printf ' %s' "$@")"
 	rm -rf "$u_dir"
 	mkdir -p "$u_dir"
 	temp_dir u_tmp
@@ -300,7 +307,7 @@ unstable_update() {
 		"$UNSTABLE_APT/cache/archives/partial" ||
 		die "cannot create $UNSTABLE_APT"
 	printf 'deb %s unstable main\n' "$mirror" >"$UNSTABLE_APT/sources.list"
-	say "fetching Debian unstable's package lists into $UNSTABLE_APT"
+	cache_miss "fetching Debian unstable's package lists into $UNSTABLE_APT"
 	unstable_apt apt-get update -q >&2 ||
 		die "Debian unstable: apt-get update of $UNSTABLE_APT failed"
 	touch "$UNSTABLE_APT/.updated"
@@ -379,7 +386,7 @@ prepare_tree() {	# tree series headers key
 		head -n 1)
 	[ -n "$u_tarball" ] ||
 		die "linux-source-$2 has no tarball in $dir/source/usr/src"
-	say "preparing a $KERNEL_RELEASE tree for module builds in $1 (about 2 minutes)"
+	cache_miss "preparing a $KERNEL_RELEASE tree for module builds in $1 (about 2 minutes)"
 	rm -rf "$1"
 	mkdir -p "$1" && tar -C "$1" -xf "$u_tarball" ||
 		die "cannot unpack $u_tarball"
@@ -543,7 +550,7 @@ kernel_source() {
 	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)
 	[ -n "$tarball" ] || die "linux-source-6.12 has no tarball in /usr/src"
 	if [ ! -f "$tree/.unpacked" ] || [ "$tarball" -nt "$tree/.unpacked" ]; then
-		say "unpacking $tarball"
+		cache_miss "unpacking $tarball"
 		rm -rf "$tree" && mkdir -p "$src" &&
 			tar -C "$src" -xf "$tarball" ||
 			die "cannot unpack $tarball"

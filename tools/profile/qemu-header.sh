@@ -120,6 +120,9 @@ if [ -f "$dir/$HEADER" ]; then
 	exit 0
 fi
 
+# A cache miss, for make check's table (tools/lib.sh's cache_miss).
+[ -z "${BENCH_BUILT:-}" ] ||
+	printf '%s\n' "fetching QEMU's plugin header" >>"$BENCH_BUILT"
 if [ ! -f "$APT_SRC/.updated" ] || ! src_known; then
 	src_update
 	src_known ||

@@ -138,6 +138,14 @@ perf:
 ab:
 	sh tools/ab.sh
 
+# Every commit of a range of a kernel git tree, counted in instructions.
+track:
+	sh tools/track.sh
+
+# The first commit whose count of a test moved (git bisect run).
+bisect:
+	sh tools/bisect.sh
+
 # Everything that proves the project works; see README.rst.
 check:
 	sh tools/check.sh
@@ -192,7 +200,7 @@ print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linu
 print-features:
 	@printf '%s\n' $(bench_features)
 
-.PHONY: all modules tools install clean run perf ab check check-quick accel debug-kernel \
+.PHONY: all modules tools install clean run perf ab track bisect check check-quick accel debug-kernel \
 	copy-to-tree series print-files print-features print-engine-objs
 
 endif

@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernels of a developer's git tree, commit by commit, for make track
+# and make bisect; sourced after lib.sh.  POSIX sh.
+#
+# The developer's tree is only read: its objects through a clone of our
+# own ("git clone --shared", under $BENCH_CACHE/track/repos/KEY/src),
+# whose work tree is checked out commit by commit and built out of tree
+# (O=, .../build-CFGKEY): a commit that changes one file rebuilds that
+# file and links again.  Their HEAD, branch, index, files and any bisect
+# of theirs stay as they were.
+#
+# A kernel is tinyconfig, tests/ab-kernels/small.config (what a guest
+# and the module need, no checker) and CONFIG_FRAGMENT if given, cached
+# in $BENCH_CACHE/track/kernels/TREEID-CFGKEY by the commit's tree id,
+# the fragments and the compiler: bzImage, System.map, release, and the
+# project's modules built against it in mods-PROJKEY.  A commit that
+# does not build is kept as such (failed: its first error line).
+#
+#   track_repo TREE        checks TREE, sets TRACK_TOP, TRACK_SRC,
+#                          TRACK_BUILD, TRACK_CFGKEY, TRACK_PROJKEY
+#   track_commit REV       the full id of REV's commit, or nothing
+#   track_kernel ID        the kernel of commit ID: TK_DIR, TK_IMAGE,
+#                          TK_RELEASE, TK_MODS; 1 and TK_WHY if it does
+#                          not build
+#   track_loads DIR        LOADS loads of that kernel into DIR, in guests
+#                          of LOADS_PER_GUEST (ARGS, E2E, GUEST_ARGS of
+#                          choose_accel; payloads in OUT); 1 and T_WHY if
+#                          it does not boot
+
+TRACK_FRAGMENT=$BENCH_TOP/tests/ab-kernels/small.config
+TRACK_CACHE=$BENCH_CACHE/track
+# Boots of a commit's guest before it counts as not booting.
+TRACK_BOOTS=3
+
+# The repository behind TREE, a clone of it and a build folder of ours.
+track_repo() {	# tree
+	[ -d "$1" ] || usage_die "TREE=$1: no such folder"
+	TRACK_TOP=$(git -C "$1" rev-parse --show-toplevel 2>/dev/null) ||
+		usage_die "TREE=$1: not a git work tree"
+	[ -f "$TRACK_TOP/Kbuild" ] && [ -f "$TRACK_TOP/Makefile" ] &&
+		[ -d "$TRACK_TOP/net/core" ] ||
+		usage_die "TREE=$1: not a Linux kernel tree (no Kbuild, Makefile or net/core at $TRACK_TOP)"
+	t_common=$(cd "$TRACK_TOP" &&
+		   cd "$(git rev-parse --git-common-dir)" && pwd -P) ||
+		usage_die "TREE=$1: cannot find its git directory"
+	t_key=$(printf '%s' "$t_common" | md5sum | cut -c1-12)
+	t_dir=$TRACK_CACHE/repos/$t_key
+	TRACK_SRC=$t_dir/src
+	[ -z "${CONFIG_FRAGMENT:-}" ] || [ -r "$CONFIG_FRAGMENT" ] ||
+		usage_die "CONFIG_FRAGMENT=$CONFIG_FRAGMENT: cannot read it"
+	TRACK_CFGKEY=$({ cat "$TRACK_FRAGMENT" ${CONFIG_FRAGMENT:+"$CONFIG_FRAGMENT"}
+			 gcc --version; } | md5sum | cut -c1-12)
+	TRACK_BUILD=$t_dir/build-$TRACK_CFGKEY
+	TRACK_PROJKEY=$({ for f in $(project_files module); do
+				cat "$BENCH_TOP/$f"
+			  done; gcc --version; } | md5sum | cut -c1-12)
+	kbuild_path "$t_dir" ||
+		die "BENCH_CACHE=$BENCH_CACHE: kbuild cannot build in a path with spaces, ':' or '%'"
+	mkdir -p "$t_dir" || die "cannot create $t_dir"
+	if [ ! -d "$TRACK_SRC/.git" ]; then
+		cache_miss "cloning $TRACK_TOP into $TRACK_SRC (objects shared, read only)"
+		rm -rf "$TRACK_SRC"
+		git clone -q --shared --no-checkout "$t_common" "$TRACK_SRC" ||
+			die "cannot clone $t_common into $TRACK_SRC"
+	fi
+}
+
+# The full id of REV's commit in the developer's tree, or nothing.
+track_commit() {	# rev
+	case $1 in
+	-* | '') return 1 ;;
+	esac
+	git -C "$TRACK_TOP" rev-parse --verify --quiet "$1^{commit}" 2>/dev/null
+}
+
+# One line of a commit: its subject, control characters made "?", at
+# most 72 characters: it reaches a terminal and the tables as text.
+track_subject() {	# id
+	git -C "$TRACK_TOP" log -1 --format=%s "$1" |
+		LC_ALL=C tr '\000-\011\013-\037\177' '?' | cut -c1-72
+}
+
+# The first line of a build log that says what went wrong.
+track_first_error() {	# log
+	t_err=$(grep -m 1 -E '(error|Error|ERROR)[: ]' "$1" | cut -c1-200)
+	printf '%s\n' "${t_err:-$(tail -n 1 "$1" | cut -c1-200)}"
+}
+
+# The build folder configured for the fragments, from the source as it
+# is checked out: tinyconfig, the fragments, and every option they set
+# kept (tiny_config).
+track_configure() {
+	[ -f "$TRACK_BUILD/.config" ] && [ -f "$TRACK_BUILD/.cfgkey" ] &&
+		[ "$(cat "$TRACK_BUILD/.cfgkey")" = "$TRACK_CFGKEY" ] && return 0
+	cache_miss "configuring $TRACK_BUILD: tinyconfig and $(basename "$TRACK_FRAGMENT")${CONFIG_FRAGMENT:+ and $CONFIG_FRAGMENT}"
+	rm -rf "$TRACK_BUILD"
+	mkdir -p "$TRACK_BUILD" || die "cannot create $TRACK_BUILD"
+	t_frag=$TRACK_BUILD/.fragment
+	cat "$TRACK_FRAGMENT" ${CONFIG_FRAGMENT:+"$CONFIG_FRAGMENT"} >"$t_frag" ||
+		die "cannot write $t_frag"
+	tiny_config "$TRACK_SRC" "$TRACK_BUILD" "$t_frag" \
+		"$TRACK_BUILD/config.log"
+	printf '%s\n' "$TRACK_CFGKEY" >"$TRACK_BUILD/.cfgkey"
+}
+
+# Checks out ID in our clone and builds it; the log in LOG.
+track_build() {	# id log
+	git -C "$TRACK_SRC" checkout -q -f --detach "$1" >"$2" 2>&1 ||
+		return 1
+	track_configure
+	make -C "$TRACK_SRC" O="$TRACK_BUILD" -j"$(nproc)" bzImage modules \
+		>>"$2" 2>&1
+}
+
+# The kernel of commit ID, from the cache or built: one build at a time
+# per repository (the clone's work tree is shared).
+track_kernel() {	# id
+	t_tree=$(git -C "$TRACK_TOP" rev-parse "$1^{tree}") ||
+		die "no tree for commit $1"
+	TK_DIR=$TRACK_CACHE/kernels/$t_tree-$TRACK_CFGKEY
+	TK_IMAGE=$TK_DIR/bzImage
+	TK_MODS=$TK_DIR/mods-$TRACK_PROJKEY
+	TK_WHY=
+	track_failed && return 1
+	if [ ! -f "$TK_IMAGE" ] || [ ! -f "$TK_MODS/bench_page_pool_simple.ko" ]; then
+		mkdir -p "$TK_DIR" || die "cannot create $TK_DIR"
+		(
+			flock 9 || exit 1
+			[ -f "$TK_IMAGE" ] && [ -f "$TK_MODS/bench_page_pool_simple.ko" ] &&
+				exit 0
+			cache_miss "building $(git -C "$TRACK_TOP" log -1 --format=%h "$1") (tree $(printf '%.12s' "$t_tree"))"
+			if ! track_build "$1" "$TK_DIR/build.log"; then
+				track_first_error "$TK_DIR/build.log" >"$TK_DIR/failed"
+				exit 0
+			fi
+			cp "$TRACK_BUILD/arch/x86/boot/bzImage" "$TK_IMAGE.tmp" &&
+				cp "$TRACK_BUILD/System.map" "$TK_DIR/System.map" &&
+				cp "$TRACK_BUILD/include/config/kernel.release" \
+					"$TK_DIR/release" &&
+				mv "$TK_IMAGE.tmp" "$TK_IMAGE" ||
+				die "cannot keep the kernel in $TK_DIR"
+			# The project's modules against this commit's tree: a
+			# commit that changed an API they use fails here.
+			copy_files "$TK_MODS" module
+			make -C "$TK_MODS" -j"$(nproc)" KDIR="$TRACK_BUILD" \
+				modules >"$TK_MODS/build.log" 2>&1 ||
+				track_first_error "$TK_MODS/build.log" \
+					>"$TK_MODS/failed"
+		) 9>"$(dirname "$TRACK_SRC")/.lock" || die "building $1 failed"
+		track_failed && return 1
+	fi
+	TK_RELEASE=$(cat "$TK_DIR/release")
+}
+
+# Whether the kernel of TK_DIR, or the modules against it, did not
+# build; TK_WHY says why.
+track_failed() {
+	if [ -f "$TK_DIR/failed" ]; then
+		TK_WHY="build failed: $(cat "$TK_DIR/failed")"
+	elif [ -f "$TK_MODS/failed" ]; then
+		TK_WHY="module build failed: $(cat "$TK_MODS/failed")"
+	else
+		return 1
+	fi
+}
+
+# The payload of a guest of COUNT loads, load-1 .. load-COUNT.
+track_payload() {	# count
+	p_file=$OUT/payload-$1.sh
+	if [ ! -f "$p_file" ]; then
+		printf '%s\n' '. ./guest-lib.sh' >"$p_file"
+		p_i=1
+		while [ $p_i -le "$1" ]; do
+			printf 'bench_load load-%d%s || exit\n' $p_i \
+				"$(quote_words "$ARGS")" >>"$p_file"
+			[ "$E2E" = 0 ] ||
+				printf 'BENCH_E2E=%s bench_e2e load-%d %s || exit\n' \
+					"$E2E_GUEST_BIN" $p_i "$E2E_OPTS" >>"$p_file"
+			p_i=$((p_i + 1))
+		done
+	fi
+	printf '%s\n' "$p_file"
+}
+
+# What a guest that failed to boot said: its first panic or oops line.
+track_boot_why() {	# guest-out
+	t_why=$(grep -m 1 -E 'Kernel panic|BUG:|Oops|general protection' \
+		"$1/console.log" 2>/dev/null | sed 's/^\[[^]]*\] //' | cut -c1-200)
+	printf '%s\n' "${t_why:-no panic line: see $1/console.log}"
+}
+
+# COUNT loads from FIRST into DIR/load-NN.results, in one guest of the
+# commit's kernel, booted again when it fails; 1 with T_WHY when every
+# boot failed.
+track_guest() {	# dir first count
+	g_boot=1
+	while :; do
+		g_out=$1/guest-$2
+		rm -rf "$g_out"
+		set -- "$1" "$2" "$3"
+		g_opts=
+		[ "$E2E" = 0 ] || g_opts="-f $E2E_BIN -D $OUT/e2e-modules $E2E_GUEST"
+		# shellcheck disable=SC2086 # options
+		guest_boot "$TK_IMAGE" "$TK_RELEASE" "$TK_MODS" \
+			"$(track_payload "$3")" "$g_out" $g_opts
+		g_rc=$?
+		if [ $g_rc = 0 ]; then
+			g_l=1
+			set -- "$1" "$2" "$3"
+			if [ "$PROFILE" = 1 ]; then
+				g_pairs=
+				while [ $g_l -le "$3" ]; do
+					g_pairs="$g_pairs $g_out/load-$g_l.results $g_out/load-$g_l.kallsyms"
+					g_l=$((g_l + 1))
+				done
+				# shellcheck disable=SC2086 # paths of our own
+				profile_merge "$g_out/profile.raw" $g_pairs ||
+					die "$g_out: no profile (above)"
+				g_l=1
+			fi
+			while [ $g_l -le "$3" ]; do
+				cp "$g_out/load-$g_l.results" \
+					"$1/$(printf 'load-%02d' $(($2 + g_l - 1))).results" ||
+					die "$g_out: no load-$g_l.results"
+				g_l=$((g_l + 1))
+			done
+			return 0
+		fi
+		# The payload failed: the module does not load there.
+		if [ $g_rc != 125 ]; then
+			T_WHY="the module failed to load: $(grep -m 1 'bench_load' "$g_out/output.txt" | cut -c1-200)"
+			return 1
+		fi
+		if [ $g_boot -ge $TRACK_BOOTS ]; then
+			T_WHY="boot failed: $(track_boot_why "$g_out")"
+			return 1
+		fi
+		say "$(basename "$1"): the guest failed (log: $g_out); booting it again ($((g_boot + 1)) of $TRACK_BOOTS)"
+		mv "$g_out" "$g_out.boot$g_boot"
+		g_boot=$((g_boot + 1))
+	done
+}
+
+# LOADS loads of the kernel of TK_* into DIR/load-NN.results.
+track_loads() {	# dir
+	l_first=1
+	while [ $l_first -le "$LOADS" ]; do
+		l_count=$((LOADS - l_first + 1))
+		[ $l_count -le "$LOADS_PER_GUEST" ] || l_count=$LOADS_PER_GUEST
+		track_guest "$1" $l_first $l_count || return 1
+		l_first=$((l_first + l_count))
+	done
+}

@@ -1,0 +1,253 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make track's comparisons and report, sourced by tools/track.sh.
+# POSIX sh, jq and awk.  A run's OUT folder holds:
+#   range, shard        what was asked
+#   commits.tsv         INDEX, ID and SUBJECT of the base (0) and every
+#                       commit of the range, tab-separated
+#   measure, own        the indexes this run measured, and those whose
+#                       comparison it reports (a shard's own commits)
+#   NN-ID/              per commit measured: status ("ok" or why not),
+#                       load-NN.results, and against the nearest
+#                       earlier commit measured: parent (its index),
+#                       compare.json and compare.txt (bench-compare)
+#   track.json, track.txt, track.svg   the report (track_report)
+#
+#   track_compare_all OUT       each commit measured against its parent
+#   track_report OUT DIR...     the report of the commits of DIR...
+#                               (one run, or the shards of one range)
+
+# The folder of commit INDEX in DIR, if it was measured there.
+track_dir_of() {	# dir index
+	set -- "$1"/"$(printf '%02d' "$2")"-*
+	[ -d "$1" ] && printf '%s\n' "$1"
+}
+
+track_compare_all() {	# out
+	c_parent=
+	for c_i in $(cat "$1/measure"); do
+		c_dir=$(track_dir_of "$1" "$c_i") || continue
+		[ "$(cat "$c_dir/status")" = ok ] || continue
+		if [ -n "$c_parent" ]; then
+			c_pdir=$(track_dir_of "$1" "$c_parent")
+			printf '%s\n' "$c_parent" >"$c_dir/parent"
+			"$COMPARE" ${ALPHA:+--alpha "$ALPHA"} -f json \
+				"$c_pdir"/load-*.results -- "$c_dir"/load-*.results \
+				>"$c_dir/compare.json" 2>"$c_dir/compare.err" &&
+			"$COMPARE" ${ALPHA:+--alpha "$ALPHA"} \
+				"$c_pdir"/load-*.results -- "$c_dir"/load-*.results \
+				>"$c_dir/compare.txt" 2>>"$c_dir/compare.err" ||
+				die "bench-compare of $c_dir against $c_pdir failed: $(head -n 1 "$c_dir/compare.err")"
+		fi
+		c_parent=$c_i
+	done
+}
+
+# track.json of the commits of the folders given, into OUT: the first
+# folder's range, each commit from the folder that owns it.
+track_json() {	# out dir...
+	j_out=$1
+	shift
+	j_commits=$1/commits.tsv
+	[ -f "$j_commits" ] || usage_die "$1: not an OUT folder of make track (no commits.tsv)"
+	for j_d in "$@"; do
+		cmp -s "$j_commits" "$j_d/commits.tsv" ||
+			usage_die "$j_d: another range than $1's (commits.tsv differs): merge the shards of one range"
+	done
+	j_last=$(($(wc -l <"$j_commits") - 1))
+	# per commit a line: INDEX, the folder that owns it (or "-")
+	j_i=1
+	while [ $j_i -le $j_last ]; do
+		j_owner=-
+		for j_d in "$@"; do
+			grep -qx "$j_i" "$j_d/own" 2>/dev/null || continue
+			j_owner=$(track_dir_of "$j_d" $j_i) && break
+			j_owner=-
+		done
+		printf '%s\t%s\n' $j_i "$j_owner"
+		j_i=$((j_i + 1))
+	done >"$j_out/owners.tsv"
+	j_missing=$(awk -F '\t' '$2 == "-" { printf " %s", $1 }' "$j_out/owners.tsv")
+	[ -z "$j_missing" ] ||
+		usage_die "no folder given measured commit(s)$j_missing of the range: give every shard's OUT"
+	{
+		printf '{"range": %s}\n' \
+			"$(jq -Rs . <"$1/range")"
+		while IFS="$(printf '\t')" read -r j_i j_dir; do
+			j_parent=null
+			[ -f "$j_dir/parent" ] && j_parent=$(cat "$j_dir/parent")
+			j_cmp=null
+			[ -f "$j_dir/compare.json" ] && j_cmp=$(cat "$j_dir/compare.json")
+			jq -n --argjson i "$j_i" --arg status "$(cat "$j_dir/status")" \
+				--argjson parent "$j_parent" --argjson cmp "$j_cmp" \
+				'{index: $i, status: $status, parent: $parent, cmp: $cmp}'
+		done <"$j_out/owners.tsv"
+	} | jq -s --rawfile tsv "$j_commits" '
+	($tsv | split("\n") | map(select(length > 0) | split("\t"))
+	 | map({index: (.[0] | tonumber), id: .[1], subject: .[2]})) as $all
+	| .[0].range as $range | .[1:] as $got
+	| {format: "bench-track 1", range: ($range | rtrimstr("\n")),
+	   clock: ([$got[] | .cmp.settings.clock // empty] | first // null),
+	   base: {id: $all[0].id, subject: $all[0].subject},
+	   commits: [$got[] | . as $c | $all[$c.index] + {
+		status: $c.status,
+		parent: (if $c.parent == null then null else $all[$c.parent].id end),
+		loads: (if $c.cmp == null then null else $c.cmp.loads end),
+		rows: (if $c.cmp == null then [] else $c.cmp.rows end)}]}
+	' >"$j_out/track.json" || die "cannot write $j_out/track.json"
+}
+
+# The table: a row per test, the base's value, then per commit its exact
+# change against its parent where bench-compare says "change", "." for
+# noise; the commits and what moved under it.
+track_table() {	# track.json
+	jq -r '
+	.clock as $clock
+	| ([.commits[] | .rows[] | .test] | reduce .[] as $t ([]; if index([$t]) then . else . + [$t] end)) as $tests
+	| "clock\t\($clock // "instructions")",
+	  "base\t\(.base.id[0:12])\t\(.base.subject)",
+	  (.commits[] | "commit\t\(.index)\t\(.id[0:12])\t\(.status)\t\(.parent // "" | .[0:12])\t\(.subject)"),
+	  ($tests[] as $t | "row\t\($t)\t" + ([.commits[] | (.rows[] | select(.test == $t)) as $r
+		| ($r[$clock].before // "")] | first // "" | tostring)
+		+ "\t" + ([.commits[] | [(.rows[] | select(.test == $t))] as $m
+		| if .status != "ok" then "x"
+		  elif ($m | length) == 0 then "-"
+		  elif $m[0].verdict == "change" then ($m[0][$clock].diff | tostring)
+		  elif $m[0].verdict == "noise" then "."
+		  else "?" end] | join("\t"))),
+	  (.commits[] | .index as $i | .rows[] | select(.verdict == "change")
+		| .test as $t | (.profile.moved // [])[]
+		| "moved\t\($i)\t\($t)\t\(.function)\t\(.counts.insns.diff)\t\(.counts.loads.diff)\t\(.counts.stores.diff)\t\(.counts.atomics.diff)\t\(.counts.l1d_miss.diff // 0)")
+	' "$1" | awk -F '\t' '
+	function signed(x) { return sprintf("%+.3f", x) }
+	$1 == "clock" { clock = $2; next }
+	$1 == "base" { base = $2; bsubj = $3; next }
+	$1 == "commit" {
+		n++; id[n] = $3; status[n] = $4; parent[n] = $5; subj[n] = $6
+		idx[n] = $2; next
+	}
+	$1 == "row" {
+		r++; test[r] = $2; bval[r] = $3
+		for (c = 1; c <= n; c++) cell[r, c] = $(3 + c)
+		next
+	}
+	$1 == "moved" {
+		m++; mline[m] = sprintf("    %s: %s %s instructions", $3, $4, signed($5))
+		extra = ""
+		if ($6 + 0 != 0) extra = extra sprintf(", loads %s", signed($6))
+		if ($7 + 0 != 0) extra = extra sprintf(", stores %s", signed($7))
+		if ($8 + 0 != 0) extra = extra sprintf(", atomics %s", signed($8))
+		if ($9 + 0 != 0) extra = extra sprintf(", L1D misses %s", signed($9))
+		mline[m] = mline[m] extra; mof[m] = $2
+		next
+	}
+	END {
+		w = 4
+		for (i = 1; i <= r; i++) if (length(test[i]) > w) w = length(test[i])
+		printf "%-" w "s  %14s", "test (" clock " per element)", "base " substr(base, 1, 7)
+		for (c = 1; c <= n; c++) printf "  %10s", "[" idx[c] "] " substr(id[c], 1, 7)
+		printf "\n"
+		for (i = 1; i <= r; i++) {
+			printf "%-" w "s  %14s", test[i], bval[i] == "" ? "-" : sprintf("%.3f", bval[i])
+			for (c = 1; c <= n; c++) {
+				v = cell[i, c]
+				if (v == ".") s = "."
+				else if (v == "x") s = "-"
+				else if (v == "-" || v == "?") s = v
+				else s = signed(v)
+				printf "  %10s", s
+			}
+			printf "\n"
+		}
+		printf "\ncells: the exact change against the parent where bench-compare says change; \".\" noise; \"-\" not measured; \"?\" no verdict\n"
+		printf "base %s %s\n", substr(base, 1, 12), bsubj
+		for (c = 1; c <= n; c++) {
+			printf "[%s] %s %s", idx[c], id[c], subj[c]
+			if (status[c] != "ok") printf "\n    %s", status[c]
+			else if (parent[c] != "" && c > 1 && parent[c] != substr(id[c - 1], 1, 12))
+				printf "\n    compared with %s, the nearest earlier commit measured", parent[c]
+			printf "\n"
+			for (k = 1; k <= m; k++) if (mof[k] == idx[c]) print mline[k]
+		}
+	}'
+}
+
+# A picture: each row's value per commit (the base, then each commit's
+# median), one small chart a row, as SVG.  Names are escaped for XML.
+track_svg() {	# track.json
+	jq -r '
+	.clock as $clock
+	| ([.commits[] | .rows[] | .test] | reduce .[] as $t ([]; if index([$t]) then . else . + [$t] end)) as $tests
+	| "clock\t\($clock // "instructions")\t\(.commits | length)",
+	  ($tests[] as $t | "row\t\($t)\t" + ([(.commits[] | (.rows[] | select(.test == $t)) | .[$clock].before)] | first // "" | tostring)
+		+ "\t" + ([.commits[] | [(.rows[] | select(.test == $t))] as $m
+		| if ($m | length) == 0 or .status != "ok" then "" else ($m[0][$clock].after | tostring) end] | join("\t")))
+	' "$1" | awk -F '\t' '
+	function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
+	$1 == "clock" { clock = $2; n = $3; next }
+	$1 == "row" { r++; name[r] = $2; for (c = 0; c <= n; c++) val[r, c] = $(3 + c) }
+	END {
+		pw = 640; ph = 110; top = 30
+		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", pw, top + r * ph
+		printf "<text x=\"10\" y=\"18\" font-size=\"13\">%s per element, base and each commit (make track)</text>\n", esc(clock)
+		for (i = 1; i <= r; i++) {
+			y0 = top + (i - 1) * ph; lo = ""; hi = ""
+			for (c = 0; c <= n; c++) if (val[i, c] != "") {
+				v = val[i, c] + 0
+				if (lo == "" || v < lo) lo = v
+				if (hi == "" || v > hi) hi = v
+			}
+			printf "<text x=\"10\" y=\"%d\">%s</text>\n", y0 + 12, esc(name[i])
+			if (lo == "") continue
+			span = hi - lo; if (span == 0) span = 1
+			printf "<text x=\"10\" y=\"%d\" fill=\"#555\">%.3f .. %.3f</text>\n", y0 + 26, lo, hi
+			pts = ""
+			for (c = 0; c <= n; c++) {
+				x = 200 + (n ? c * 420 / n : 0)
+				if (val[i, c] == "") { if (pts != "") printf "<polyline fill=\"none\" stroke=\"#36c\" points=\"%s\"/>\n", pts; pts = ""; continue }
+				y = y0 + 90 - (val[i, c] - lo) * 70 / span
+				pts = pts sprintf("%.1f,%.1f ", x, y)
+				printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#36c\"><title>%s</title></circle>\n", x, y, (c ? "[" c "] " : "base ") val[i, c]
+			}
+			if (pts != "") printf "<polyline fill=\"none\" stroke=\"#36c\" points=\"%s\"/>\n", pts
+		}
+		print "</svg>"
+	}'
+}
+
+# The report of DIR... into OUT: track.json, track.txt, track.svg; the
+# table on stdout.  Exit 1 when a commit did not build or boot, or
+# FAIL_ABOVE found a commit slower by more than it with "change".
+track_report() {	# out dir...
+	r_out=$1
+	shift
+	track_json "$r_out" "$@"
+	track_table "$r_out/track.json" >"$r_out/track.txt" ||
+		die "cannot write $r_out/track.txt"
+	track_svg "$r_out/track.json" >"$r_out/track.svg" ||
+		die "cannot write $r_out/track.svg"
+	cat "$r_out/track.txt"
+	r_rc=0
+	r_bad=$(jq -r '.commits[] | select(.status != "ok") | "[\(.index)] \(.id[0:12]): \(.status)"' \
+		"$r_out/track.json")
+	if [ -n "$r_bad" ]; then
+		say "commits that were not measured:"
+		printf '%s\n' "$r_bad" | LC_ALL=C tr '\000-\011\013-\037\177' '?' >&2
+		r_rc=1
+	fi
+	if [ -n "${FAIL_ABOVE:-}" ]; then
+		r_first=$(jq -r --argjson p "$FAIL_ABOVE" '
+		.clock as $clock
+		| [.commits[] | . as $c | .rows[]
+		   | select(.verdict == "change" and .pct_change != null and .pct_change > $p)
+		   | "[\($c.index)] \($c.id[0:12]) \($c.subject): \(.test) \(.pct_change)% (\(.[$clock].before) -> \(.[$clock].after) \($clock))"]
+		| first // empty' "$r_out/track.json")
+		if [ -n "$r_first" ]; then
+			say "FAIL_ABOVE=$FAIL_ABOVE: the first commit slower by more than $FAIL_ABOVE% with a change verdict:"
+			printf '%s\n' "$r_first" >&2
+			r_rc=1
+		fi
+	fi
+	say "OUT: $r_out (track.txt, track.json, track.svg, every load's results)"
+	return $r_rc
+}

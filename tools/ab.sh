@@ -125,9 +125,11 @@ side_pick() {	# before|after
 	if [ "$1" = before ]; then
 		s_kernel=$BEFORE s_release=$before_release s_image=$before_image
 		s_built=$before_built s_args=$BEFORE_ARGS s_append=$BEFORE_APPEND
+		s_syms=$before_syms
 	else
 		s_kernel=$AFTER s_release=$after_release s_image=$after_image
 		s_built=$after_built s_args=$AFTER_ARGS s_append=$AFTER_APPEND
+		s_syms=$after_syms
 	fi
 }
 
@@ -171,6 +173,14 @@ for side in before after; do
 		e2e_modules "$OUT/e2e-$side" "$s_release" "$s_kdir"
 	fi
 done
+# Profiling, each kernel's own symbols, once (profile-lib.sh)
+before_syms= after_syms=
+if [ "$PROFILE" = 1 ]; then
+	profile_symbols "$before_image" "$before_release"
+	before_syms=$PROFILE_SYMS
+	profile_symbols "$after_image" "$after_release"
+	after_syms=$PROFILE_SYMS
+fi
 for side in before after; do
 	side_pick "$side"
 	say "$side: $s_kernel ($s_release)${s_args:+, $s_args}"
@@ -228,10 +238,11 @@ run_guest_loads() {	# side guest-number first count
 			set --
 			l=1
 			while [ $l -le "${r_args##* }" ]; do
-				set -- "$@" "$dir/load-$l.results" "$dir/load-$l.kallsyms"
+				set -- "$@" "$dir/load-$l.results" "$dir/load-$l.sections"
 				l=$((l + 1))
 			done
-			profile_merge "$dir/profile.raw" "$@" ||
+			profile_merge "$dir/profile.raw" "$s_syms" \
+				"$OUT/modules-${r_args%% *}" "$@" ||
 				die "$name ($loads): no profile (above); logs in $dir"
 			# shellcheck disable=SC2086 # side and numbers
 			set -- $r_args

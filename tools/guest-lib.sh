@@ -7,8 +7,8 @@
 #   bench_load NAME [PARAM=VALUE]...
 #	modprobe bench_page_pool_simple with the parameters, save its
 #	results file as $BENCH_OUT/NAME.results and the kernel's messages
-#	of the load as $BENCH_OUT/NAME.dmesg (in a profiled guest its text
-#	symbols as NAME.kallsyms), rmmod.  Returns modprobe's
+#	of the load as $BENCH_OUT/NAME.dmesg (in a profiled guest where
+#	its code sits as NAME.sections), rmmod.  Returns modprobe's
 #	status; when the load failed, its last messages go to stderr.
 #   bench_modprobe [-w WRAPPER] NAME [PARAM=VALUE]...
 #	the same without the rmmod: the module stays loaded (bench_unload
@@ -69,25 +69,24 @@ bench_modprobe() {
 	[ ! -e /bench/.profile ] || bench_symbols "$b_name"
 }
 
-# A profiled guest (tools/guest.sh -P): the symbols as this load placed
-# them, the modules' included, for the profile's names, as
-# $BENCH_OUT/NAME.kallsyms.  Reading /proc/kallsyms costs the guest
-# about 0.75 G instructions (Debian's 6.12), filtering it in the guest
-# more: it is copied whole, once, and a later load whose modules' text
-# sits where it did links to that copy.
-bench_syms_text=
-bench_syms_file=
+# A profiled guest (tools/guest.sh -P): where this load placed the code,
+# for the host to name the profile's blocks with (profile-lib.sh's
+# profile_merge): the kernel's _text, which moves with KASLR, and each
+# section of the two modules, as $BENCH_OUT/NAME.sections.  Reading all
+# of /proc/kallsyms cost Debian's 6.12 0.75 G instructions and 7 MB on
+# the serial line; this reads a few hundred of its lines, up to _text.
 bench_symbols() {	# name
-	b_text=$(cat /sys/module/time_bench/sections/.text \
-		/sys/module/$BENCH_MODULE/sections/.text 2>/dev/null)
-	if [ -n "$bench_syms_file" ] && [ -n "$b_text" ] &&
-	   [ "$b_text" = "$bench_syms_text" ]; then
-		ln -s "$bench_syms_file" "$BENCH_OUT/$1.kallsyms"
-		return
-	fi
-	cat /proc/kallsyms >"$BENCH_OUT/$1.kallsyms" || return 1
-	bench_syms_text=$b_text
-	bench_syms_file=$1.kallsyms
+	{
+		awk '$3 == "_text" { print "_text", $1; exit }' /proc/kallsyms
+		for b_m in time_bench $BENCH_MODULE; do
+			awk -v m="$b_m" 'FNR == 1 {
+				n = FILENAME
+				sub(/.*\/sections\//, "", n)
+				sub(/^0x/, "", $1)
+				print m, n, $1
+			}' /sys/module/$b_m/sections/.[!.]*
+		done
+	} >"$BENCH_OUT/$1.sections"
 }
 
 bench_unload() {

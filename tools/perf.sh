@@ -64,13 +64,14 @@ temp_dir tmp
 if [ "$PROFILE" = 1 ]; then
 	printf '. ./guest-lib.sh\nbench_load perf tests=%s%s\n' \
 		"$(sh_quote "$TEST")" "$(quote_words "$ARGS")" >"$tmp/payload.sh"
+	profile_symbols "$KERNEL_IMAGE" "$KERNEL_RELEASE"
 	say "the exact profile of $TEST on $KERNEL_RELEASE"
 	guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$mods" "$tmp/payload.sh" \
 		"$OUT" || guest_failed $? "$OUT" "the guest run failed"
 	why=$(results_check_load "$OUT/perf.results") ||
 		die "the guest's results file is not whole: $why"
-	profile_merge "$OUT/profile.raw" "$OUT/perf.results" \
-		"$OUT/perf.kallsyms" || die "no profile (above)"
+	profile_merge "$OUT/profile.raw" "$PROFILE_SYMS" "$mods" \
+		"$OUT/perf.results" "$OUT/perf.sections" || die "no profile (above)"
 	printf '%s on %s, %s\n' "$TEST" "$KERNEL_RELEASE" \
 		"$(results_header "$OUT/perf.results" cpu_model)"
 	profile_table "$OUT/perf.results" "$TEST" ||

@@ -3,13 +3,22 @@
 # The host side of the exact profile (doc/profile.rst); sourced by the
 # host tools after lib.sh.  POSIX sh and awk.
 #
-#   profile_merge RAW RESULTS KALLSYMS [RESULTS KALLSYMS]...
+#   profile_symbols IMAGE RELEASE
+#	The text symbols of the kernel IMAGE, once per image, in the
+#	cache: from its System.map where a real one lies beside it (the
+#	kernels of make track, a built tree), else read from
+#	/proc/kallsyms in a guest of its own (Debian ships a stub
+#	System.map).  Sets PROFILE_SYMS to the file.
+#   profile_merge RAW SYMS MODDIR RESULTS SECTIONS [RESULTS SECTIONS]...
 #	The plugin's profile of one guest (RAW: tools/profile's
 #	bench_profile.so output), section K to the K-th load's results
-#	file, named with that load's symbols: each results file gets its
-#	tests' profiles (format 4, doc/output.rst).  Anything that does
-#	not parse, a window left open, a test that ran without a window,
-#	a section without its load, is refused with FILE:LINE; exit 2.
+#	file, its blocks named with that load's symbols: the kernel's
+#	(SYMS of profile_symbols, moved as SECTIONS's _text says) and the
+#	modules' (MODDIR's .ko files at SECTIONS's addresses).  Each
+#	results file gets its tests' profiles (format 4, doc/output.rst).
+#	Anything that does not parse, a window left open, a test that ran
+#	without a window, a section without its load, is refused with
+#	FILE:LINE; exit 2.
 #   profile_table RESULTS TEST
 #	The functions of TEST by instructions per element, as make perf
 #	PROFILE=1 prints them.
@@ -179,41 +188,24 @@ END {
 }
 '
 
-profile_merge() {	# raw results kallsyms [results kallsyms]...
-	p_raw=$1
-	shift
+profile_merge() {	# raw syms moddir results sections [results sections]...
+	p_raw=$1 p_ksyms=$2 p_mods=$3
+	shift 3
 	[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] ||
-		{ say "profile_merge: RESULTS KALLSYMS pairs expected"; return 2; }
+		{ say "profile_merge: RESULTS SECTIONS pairs expected"; return 2; }
 	p_sections=$(($# / 2))
 	temp_dir p_tmp
 	p_k=0
 	while [ $# -ge 2 ]; do
 		p_k=$((p_k + 1))
-		p_res=$1 p_syms=$2
+		p_res=$1 p_secs=$2
 		shift 2
 		why=$(results_check_load "$p_res") || { say "$why"; return 2; }
 		why=$(results_strict_awk "$p_raw" "$__PROFILE_RAW" \
 			SECTION=$p_k SECTIONS=$p_sections OUT="$p_tmp/sec") ||
 			{ say "$why"; return 2; }
-		# kallsyms: "ADDR TYPE NAME (TYPE a letter, or ? where the kernel cannot tell)[\t[MODULE]]", addresses of 16
-		# hex digits, so that strings sort and compare as numbers;
-		# the text symbols (t, T) name the blocks
-		why=$(results_strict_awk "$p_syms" '
-		NF < 3 || NF > 4 || length($1) != 16 || $1 !~ /^[0-9a-f]+$/ ||
-		    $2 !~ /^([A-Za-z]|[?])$/ || $3 !~ /^[A-Za-z0-9_.$]+$/ ||
-		    (NF == 4 && $4 !~ /^\[[A-Za-z0-9_]+\]$/) {
-			bad("not a symbol line of /proc/kallsyms")
-		}
-		$2 == "t" || $2 == "T" {
-			print $1, $2, $3, $4 >ENVIRON["OUT"]
-			text++
-		}
-		END {
-			if (failed)
-				exit 1
-			if (!text)
-				bad("no text symbols")
-		}' OUT="$p_tmp/syms.unsorted") || { say "$why"; return 2; }
+		profile_kallsyms "$p_secs" "$p_ksyms" "$p_mods" \
+			>"$p_tmp/syms.unsorted" || return 2
 		LC_ALL=C sort -k1,1 "$p_tmp/syms.unsorted" >"$p_tmp/syms"
 		grep -v '^end:' "$p_res" | grep -v '^profile:\|^prof:\|^prof_fn:' |
 			sed '1s/^format: bench_page_pool_simple 3$/format: bench_page_pool_simple 4/' \
@@ -225,6 +217,137 @@ profile_merge() {	# raw results kallsyms [results kallsyms]...
 		grep '^end:' "$p_res" >>"$p_tmp/new"
 		mv "$p_tmp/new" "$p_res" || return 2
 	done
+}
+
+# 64-bit addresses as 16 hex digits, added and subtracted modulo 2^64
+# in four 16-bit pieces: exact in awk's doubles.
+__PROFILE_HEX='
+function hex4(s,	i, v) {
+	v = 0
+	for (i = 1; i <= 4; i++)
+		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+	return v
+}
+function hexop(a, b, sign,	i, v, c, out) {
+	c = 0
+	out = ""
+	for (i = 13; i >= 1; i -= 4) {
+		v = hex4(substr(a, i, 4)) + sign * hex4(substr(b, i, 4)) + c
+		c = 0
+		if (v >= 65536) {
+			v -= 65536
+			c = 1
+		} else if (v < 0) {
+			v += 65536
+			c = -1
+		}
+		out = sprintf("%04x", v) out
+	}
+	return out
+}
+function hex16(s) {
+	return length(s) == 16 && s ~ /^[0-9a-f]+$/
+}
+'
+
+# The text symbols of IMAGE into the cache; PROFILE_SYMS names the file,
+# whose first line is "_text ADDR" as IMAGE booted then.
+profile_symbols() {	# image release
+	p_key=$(md5sum <"$1" | cut -c1-32)
+	PROFILE_SYMS=$BENCH_CACHE/symbols/$p_key.syms
+	[ -s "$PROFILE_SYMS" ] && return 0
+	mkdir -p "$BENCH_CACHE/symbols" || die "cannot create $BENCH_CACHE/symbols"
+	p_map=$(dirname "$1")/System.map
+	temp_dir p_stmp
+	# Debian's System.map is a one-line stub
+	p_lines=$(grep -c . "$p_map" 2>/dev/null) || p_lines=0
+	if [ "$p_lines" -gt 1000 ]; then
+		cp "$p_map" "$p_stmp/kallsyms" || return 1
+	else
+		cache_miss "reading the text symbols of $2 in a guest of its own (once per kernel image)"
+		printf '%s\n' 'gzip -c /proc/kallsyms >"$BENCH_OUT/kallsyms.gz"' \
+			>"$p_stmp/payload.sh"
+		run_guest -k "$1" -r "$2" -A tcg -s 2 -t 300 \
+			-p "$p_stmp/payload.sh" -o "$p_stmp/guest" ||
+			die "the guest that reads $2's symbols failed (log: $p_stmp/guest)"
+		gunzip -c "$p_stmp/guest/kallsyms.gz" >"$p_stmp/kallsyms" ||
+			die "bad kallsyms from the guest of $2"
+	fi
+	# its own text symbols: a module's have a "[module]" column; a
+	# guest's kallsyms is read as strictly as any guest output
+	why=$(results_strict_awk "$p_stmp/kallsyms" "$__PROFILE_HEX"'
+	NF == 3 && $3 == "_text" {
+		text = $1
+	}
+	NF == 3 && ($2 == "t" || $2 == "T") {
+		if (!hex16($1) || $3 !~ /^[A-Za-z0-9_.$]+$/)
+			bad("not a text symbol line of System.map or /proc/kallsyms")
+		print >ENVIRON["OUT"]
+	}
+	END {
+		if (!failed && text == "")
+			bad("no _text symbol")
+		if (!failed)
+			print "_text", text >ENVIRON["TEXT"]
+	}' OUT="$p_stmp/syms" TEXT="$p_stmp/text") || die "$why"
+	cat "$p_stmp/text" "$p_stmp/syms" >"$PROFILE_SYMS.$$" &&
+		mv "$PROFILE_SYMS.$$" "$PROFILE_SYMS" ||
+		die "cannot write $PROFILE_SYMS"
+}
+
+# A load's symbols as /proc/kallsyms would give them: the kernel's text
+# symbols of SYMS moved by the load's _text, and the text symbols of
+# the modules in MODDIR (objdump -t) at their sections' addresses, from
+# the guest's SECTIONS file, read strictly.
+profile_kallsyms() {	# sections syms moddir
+	why=$(results_strict_awk "$1" "$__PROFILE_HEX"'
+	NR == 1 {
+		if (NF != 2 || $1 != "_text" || !hex16($2))
+			bad("expected \"_text ADDRESS\" (16 hex digits) first")
+		print >ENVIRON["OUT"]
+		next
+	}
+	NF != 3 || $1 !~ /^(time_bench|bench_page_pool_simple)$/ ||
+	    $2 !~ /^\.[A-Za-z0-9_.-]+$/ || !hex16($3) {
+		bad("expected \"MODULE .SECTION ADDRESS\" of time_bench or bench_page_pool_simple")
+	}
+	{
+		print >ENVIRON["OUT"]
+	}
+	END {
+		if (!failed && NR < 2)
+			bad("no module section")
+	}' OUT="$p_tmp/secs") || { say "$why"; return 1; }
+	for p_m in time_bench bench_page_pool_simple; do
+		[ -f "$3/$p_m.ko" ] || { say "$3: no $p_m.ko"; return 1; }
+		objdump -t "$3/$p_m.ko" | awk -v m="$p_m" -F '\t' '
+		# "VALUE FLAGS SECTION<tab>SIZE NAME" of a function
+		{
+			n = split($1, left, " ")
+			split($2, right, " ")
+			if (n >= 3 && left[n - 1] == "F" && left[n] ~ /^\.text/)
+				print m, left[n], left[1], (left[2] == "g" ? "T" : "t"), right[2]
+		}' || return 1
+	done >"$p_tmp/modsyms"
+	LC_ALL=C SECS="$p_tmp/secs" SYMS="$2" awk "$__PROFILE_HEX"'
+	FILENAME == ENVIRON["SECS"] {
+		if (FNR == 1)
+			loaded = $2
+		else
+			base[$1 " " $2] = $3
+		next
+	}
+	FILENAME == ENVIRON["SYMS"] {
+		if (FNR == 1) {
+			delta = hexop(loaded, $2, -1)
+			next
+		}
+		print hexop($1, delta, 1), $2, $3
+		next
+	}
+	($1 " " $2) in base && hex16($3) {
+		print hexop(base[$1 " " $2], $3, 1), $4, $5, "[" $1 "]"
+	}' "$p_tmp/secs" "$2" "$p_tmp/modsyms"
 }
 
 # make perf PROFILE=1's table: TEST's functions by instructions.

@@ -65,6 +65,7 @@ if [ "$E2E" != 0 ]; then
 	set -- -f "$E2E_BIN" -D "$tmp/e2e-modules" $E2E_GUEST
 fi
 
+[ "$PROFILE" = 1 ] && profile_symbols "$KERNEL_IMAGE" "$KERNEL_RELEASE"
 say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE"
 guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$GUEST_MODS" \
 	"$tmp/payload.sh" "$out" "$@" || guest_failed $? "$out" "the run failed"
@@ -74,7 +75,8 @@ set -f
 why=$(results_check_load "$results") ||
 	die "the guest's results file is not whole: $why; console log: $out/console.log"
 if [ "$PROFILE" = 1 ]; then
-	profile_merge "$out/profile.raw" "$results" "$out/run.kallsyms" ||
+	profile_merge "$out/profile.raw" "$PROFILE_SYMS" "$GUEST_MODS" \
+		"$results" "$out/run.sections" ||
 		die "no profile: the plugin's output does not match the load (above)"
 fi
 cp "$results" "$RESULTS" || die "cannot write $RESULTS"

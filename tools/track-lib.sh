@@ -211,11 +211,13 @@ track_guest() {	# dir first count
 			if [ "$PROFILE" = 1 ]; then
 				g_pairs=
 				while [ $g_l -le "$3" ]; do
-					g_pairs="$g_pairs $g_out/load-$g_l.results $g_out/load-$g_l.kallsyms"
+					g_pairs="$g_pairs $g_out/load-$g_l.results $g_out/load-$g_l.sections"
 					g_l=$((g_l + 1))
 				done
+				profile_symbols "$TK_IMAGE" "$TK_RELEASE"
 				# shellcheck disable=SC2086 # paths of our own
-				profile_merge "$g_out/profile.raw" $g_pairs ||
+				profile_merge "$g_out/profile.raw" "$PROFILE_SYMS" \
+					"$TK_MODS" $g_pairs ||
 					die "$g_out: no profile (above)"
 				g_l=1
 			fi

@@ -523,7 +523,7 @@ AB_ICOUNT_ARGS="tests=$(echo $AB_ICOUNT_TESTS | tr ' ' ,) time_ms=20"
 
 # The small kernels' comparisons, with exact profiles: the fast path
 # recycles into page_pool's cache, which the constructed changes touch
-# (tests/ab-kernels/*.patch); ptr_ring and the slow path never do.
+# (tests/track/*.patch); ptr_ring and the slow path never do.
 AB_CACHE_TEST=tasklet_page_pool01_fast_path
 AB_OTHER_TESTS=tasklet_page_pool02_ptr_ring,tasklet_page_pool03_slow
 AB_PROFILE_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=5"
@@ -535,68 +535,195 @@ build_host_tools() {
 		{ [ "$SUITE_ICOUNT" = 0 ] || make -s -C "$BENCH_TOP/tools/profile"; }
 }
 
-# The small kernels' build tree; their images are beside it.
-ab_kernels() {
-	AB_TREE=$(sh "$BENCH_TOP/tools/ab-kernels.sh")
+# The constructed series of tests/track/ (a comment, three instructions,
+# a cold load, an atomic, the revert of the three) committed on Debian's
+# linux-source-6.12 in a git tree of the cache, tagged track-base and
+# track-head: cached by the source and the patches.  The git tree takes
+# hard links of the unpacked source; the one file the series changes
+# gets a copy of its own first.
+TRACK_CHECK=$BENCH_CACHE/track-check
+track_check_tree() {
+	t_key=$({ ls -l --time-style=+%s /usr/src/linux-source-6.12.tar.* 2>/dev/null
+		  cat "$BENCH_TOP"/tests/track/*.patch; } | md5sum | cut -c1-12)
+	TRACK_TREE=$TRACK_CHECK/linux
+	[ -f "$TRACK_CHECK/.key" ] && [ "$(cat "$TRACK_CHECK/.key")" = "$t_key" ] &&
+		return 0
+	cache_miss "committing linux-source-6.12 and tests/track/*.patch into $TRACK_TREE"
+	rm -rf "$TRACK_CHECK"
+	mkdir -p "$TRACK_CHECK" && cp -al "$SRC" "$TRACK_TREE" || return 1
+	(
+		cd "$TRACK_TREE" || exit 1
+		rm -f .unpacked .gitignore net/core/page_pool.c &&
+		cp "$SRC/net/core/page_pool.c" net/core/page_pool.c &&
+		# Debian's packaging lines ignore every top-level path
+		grep -vx -e '/\*' -e '!/debian/' "$SRC/.gitignore" >.gitignore &&
+		git init -q && git add -A &&
+		git -c user.name=Debian -c user.email=debian@example.org \
+			commit -q -m "Linux 6.12 as Debian's linux-source-6.12 ships it" &&
+		git tag track-base &&
+		git -c user.name=Bench -c user.email=bench@example.org \
+			am -q "$BENCH_TOP"/tests/track/*.patch &&
+		git tag track-head
+	) >"$TRACK_CHECK/git.log" 2>&1 ||
+		{ tail -n 20 "$TRACK_CHECK/git.log" >&2; return 1; }
+	printf '%s\n' "$t_key" >"$TRACK_CHECK/.key"
 }
 
-# make ab PROFILE=1 of the small base kernel against KERNEL, another
-# small kernel of tools/ab-kernels.sh.
-make_ab_small() {	# name kernel make-ab-variable...
-	s_name=$1
-	s_kernel=$2
-	shift 2
-	# shellcheck disable=SC2086
-	make_ab "$s_name" BEFORE="${AB_TREE%/*}/base.bzImage" \
-		BEFORE_KDIR="$AB_TREE" AFTER="${AB_TREE%/*}/$s_kernel.bzImage" \
-		AFTER_KDIR="$AB_TREE" $AB_ICOUNT PROFILE=1 \
-		ARGS="$AB_PROFILE_ARGS" "$@" || return 1
-	"$BENCH_TOP/tools/compare/bench-compare" -f json "$LOGDIR/ab-$s_name"/before-*.results -- \
-		"$LOGDIR/ab-$s_name"/after-*.results >"$LOGDIR/ab-$s_name.json"
+# Every commit's kernel of that tree, as make track builds them; the
+# base's and the three instructions' images, and the build tree, for the
+# make ab comparisons below (the series changes one .c file: the modules
+# built against the tree load in every one).
+track_kernels() {
+	track_check_tree || return 1
+	(
+		. "$BENCH_TOP/tools/track-lib.sh"
+		track_repo "$TRACK_TREE"
+		for c in $(git -C "$TRACK_TREE" rev-parse track-base) \
+			 $(git -C "$TRACK_TREE" rev-list --reverse track-base..track-head); do
+			track_kernel "$c" || { say "$c: $TK_WHY"; exit 1; }
+			printf '%s %s\n' "$(git -C "$TRACK_TREE" log -1 --format=%h "$c")" "$TK_IMAGE"
+		done
+		printf 'kdir %s\n' "$TRACK_BUILD"
+	) >"$LOGDIR/track-kernels" || return 1
+	cat "$LOGDIR/track-kernels" >&2
+	set -- $(sed -n '1p; 3p; $p' "$LOGDIR/track-kernels")
+	# a build tree for make ab's module builds, even where every kernel
+	# came from the cache (the series changes no header)
+	if [ $# = 6 ] && [ ! -f "$6/include/generated/utsrelease.h" ]; then
+		(
+			. "$BENCH_TOP/tools/track-lib.sh"
+			track_repo "$TRACK_TREE"
+			track_build "$(git -C "$TRACK_TREE" rev-parse track-head)" \
+				"$LOGDIR/track-head-build.log"
+		) || { tail -n 20 "$LOGDIR/track-head-build.log" >&2; return 1; }
+	fi
+	[ $# = 6 ] || return 1
+	AB_BASE=$2 AB_THREE=$4 AB_KDIR=$6
 }
 
-# The same small kernel on both sides: no row says change, every
-# interval is narrower than one instruction, no function moved.  One
-# guest is made to fail (its kernel panics): make ab must boot it again
-# and keep every load.
-ab_aa_profile() {
+# The developer's state of a tree, as make track and make bisect must
+# leave it: HEAD, branch, index, status, an edit's content and a bisect
+# under way.
+tree_state() {	# tree
+	git -C "$1" rev-parse HEAD
+	git -C "$1" symbolic-ref -q HEAD || echo detached
+	md5sum <"$1/.git/index"
+	git -C "$1" status --porcelain
+	md5sum <"$1/README"
+	git -C "$1" bisect log 2>&1
+}
+
+# make track PROFILE=1 of the series, with the developer's state around
+# it; one guest made to panic once, booted again.
+TRACK_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=5"
+track_run() {
+	g=$TRACK_TREE
+	git -C "$g" bisect start track-head track-base >/dev/null 2>&1 &&
+		printf '\nan edit of the developer\n' >>"$g/README" &&
+		: >"$g/untracked-of-the-developer" || return 1
+	tree_state "$g" >"$LOGDIR/track-state.before"
 	fail_once_runner "$LOGDIR/fail-once-runner.sh"
-	rm -f "$LOGDIR/fail-once.record" "$LOGDIR/fail-once.record.failed"
-	make_ab_small aa-profile base \
-		BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
-		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=after-g1 \
-		RECORD="$LOGDIR/fail-once.record" || return 1
+	rm -rf "$LOGDIR/track" "$LOGDIR/fail-once.record" \
+		"$LOGDIR/fail-once.record.failed"
+	run_child env BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
+		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=guest-1 \
+		RECORD="$LOGDIR/fail-once.record" \
+		TREE="$g" RANGE=track-base..track-head PROFILE=1 LOADS=6 \
+		ALPHA=0.01 FAIL_ABOVE=2 ARGS="$TRACK_ARGS" OUT="$LOGDIR/track" \
+		sh "$BENCH_TOP/tools/track.sh" >"$LOGDIR/track.out" 2>&1
+	track_rc=$?
+	tree_state "$g" >"$LOGDIR/track-state.after"
+	git -C "$g" bisect reset -q >/dev/null 2>&1
+	git -C "$g" checkout -q -- README
+	rm -f "$g/untracked-of-the-developer"
+	sed 's/^/# /' "$LOGDIR/track.out" >&2
+	say "make track: exit $track_rc (FAIL_ABOVE=2 must name a commit: 1)"
+	diff "$LOGDIR/track-state.before" "$LOGDIR/track-state.after" >&2 ||
+		{ say "the developer's tree changed"; return 1; }
+	[ $track_rc = 1 ]
+}
+
+# Commit INDEX of the track: TEST's verdict, and its profile as
+# EXPECTATION says (tools/profile-expect.py), or untouched.
+track_expect() {	# index test verdict [expectation...]
+	e_json=$LOGDIR/track-$1.json
+	jq --argjson i "$1" '{rows: [.commits[] | select(.index == $i) | .rows[]]}' \
+		"$LOGDIR/track/track.json" >"$e_json" || return 1
+	e_got=$(jq -r --arg t "$2" '.rows[] | select(.test == $t) | .verdict' "$e_json")
+	say "[$1] $2: $e_got (want $3)"
+	[ "$e_got" = "$3" ] || return 1
+	e_i=$1 e_t=$2
+	shift 2
+	if [ "$1" = change ]; then
+		shift
+		python3 "$BENCH_TOP/tools/profile-expect.py" "$e_json" \
+			--changed "$e_t" "$@" >&2
+	else
+		python3 "$BENCH_TOP/tools/profile-expect.py" "$e_json" \
+			--untouched "$e_t" >&2
+	fi
+}
+
+# What the table of the series must say: "change" at the constructed
+# commits with the constructed counts and functions, "noise" and no
+# function moved elsewhere.  gcc 12 inlines page_pool_recycle_in_cache()
+# into its caller until the atomic: then it stops (+17 instructions in
+# it, -7 in the caller, +10 in all), and ptr_ring moves by about one
+# instruction in page_pool_put_unrefed_netmem(), which it shares, for
+# no call of the changed function: what the profile is for.
+track_table_check() {
 	ok=0
-	boots=$(grep -c '/after-g1$' "$LOGDIR/fail-once.record")
-	say "after-g1 booted $boots times; guests in all: $(grep -c . "$LOGDIR/fail-once.record")"
-	[ "$boots" = 2 ] &&
-		grep -q '^after-g1 (after-01..06): the guest failed (log: .*); booting it again (2 of 3)$' \
-			"$LOGDIR/ab-aa-profile.out" &&
-		grep -q '  6/6  ' "$LOGDIR/ab-aa-profile/table.txt" || ok=1
 	for t in $AB_CACHE_TEST $(echo $AB_OTHER_TESTS | tr , ' '); do
-		v=$(verdict aa-profile $t)
-		w=$(interval_width aa-profile $t)
-		say "$t: $v, interval $w wide"
-		[ "$v" = noise ] && [ -n "$w" ] &&
-			awk -v w="$w" 'BEGIN { exit !(w < 1) }' || ok=1
+		track_expect 1 $t noise || ok=1
+		w=$(jq -r --arg t "$t" '.rows[] | select(.test == $t) | .instructions.ci | .[1] - .[0]' \
+			"$LOGDIR/track-1.json")
+		say "[1] $t: interval $w wide (under one instruction)"
+		awk -v w="$w" 'BEGIN { exit !(w < 1) }' || ok=1
 	done
-	python3 "$BENCH_TOP/tools/profile-expect.py" "$LOGDIR/ab-aa-profile.json" \
-		--untouched "$AB_CACHE_TEST,$AB_OTHER_TESTS" >&2 || ok=1
+	track_expect 2 $AB_CACHE_TEST change insns=3 || ok=1
+	track_expect 3 $AB_CACHE_TEST change insns=3 loads=1 l1d_miss=1 || ok=1
+	track_expect 4 $AB_CACHE_TEST change insns=10 loads=2 stores=2 atomics=1 || ok=1
+	track_expect 4 tasklet_page_pool02_ptr_ring change --tolerance 0.1 insns=1 || ok=1
+	track_expect 5 $AB_CACHE_TEST change insns=-3 || ok=1
+	for i in 2 3 5; do
+		for t in $(echo $AB_OTHER_TESTS | tr , ' '); do
+			track_expect $i $t noise || ok=1
+		done
+	done
+	track_expect 4 tasklet_page_pool03_slow noise || ok=1
+	# the gate names the three instructions, the first commit over 2%
+	grep -q "^\[2\] [0-9a-f]\{12\} page_pool: three instructions more on the direct-recycle path: $AB_CACHE_TEST 3.6[0-9]% (82.0[0-9]* -> 85.0[0-9]* instructions)$" \
+		"$LOGDIR/track.out" || { say "FAIL_ABOVE=2 did not name [2]"; ok=1; }
+	# the panicked guest was booted again and its loads kept
+	boots=$(grep -c '/00-[0-9a-f]*/guest-1$' "$LOGDIR/fail-once.record")
+	say "the base's first guest booted $boots times"
+	[ "$boots" = 2 ] && grep -q 'the guest failed (log: .*); booting it again (2 of 3)$' \
+		"$LOGDIR/track.out" || ok=1
 	return $ok
 }
 
-# A constructed change: the fast path's row says change, its profile
-# moves as EXPECTATION says (tools/profile-expect.py), in the functions
-# that inline page_pool_recycle_in_cache() only; the other rows move no
-# function.
-ab_constructed() {	# kernel expectation...
-	c_kernel=$1
-	shift
-	make_ab_small "$c_kernel" "$c_kernel" || return 1
-	say "$AB_CACHE_TEST: $(verdict "$c_kernel" $AB_CACHE_TEST)"
-	python3 "$BENCH_TOP/tools/profile-expect.py" "$LOGDIR/ab-$c_kernel.json" \
-		--changed $AB_CACHE_TEST --untouched "$AB_OTHER_TESTS" "$@" >&2 &&
-		[ "$(verdict "$c_kernel" $AB_CACHE_TEST)" = change ]
+# make bisect of the fast path over the series names the three
+# instructions, with the developer's state around it.
+track_bisect() {
+	g=$TRACK_TREE
+	git -C "$g" bisect start track-head track-base >/dev/null 2>&1 &&
+		printf '\nan edit of the developer\n' >>"$g/README" || return 1
+	tree_state "$g" >"$LOGDIR/bisect-state.before"
+	rm -rf "$LOGDIR/bisect"
+	run_child env TREE="$g" GOOD=track-base BAD=track-head \
+		TEST=$AB_CACHE_TEST ARGS=time_ms=2 OUT="$LOGDIR/bisect" \
+		sh "$BENCH_TOP/tools/bisect.sh" >"$LOGDIR/bisect.out" 2>&1
+	b_rc=$?
+	tree_state "$g" >"$LOGDIR/bisect-state.after"
+	git -C "$g" bisect reset -q >/dev/null 2>&1
+	git -C "$g" checkout -q -- README
+	sed 's/^/# /' "$LOGDIR/bisect.out" >&2
+	diff "$LOGDIR/bisect-state.before" "$LOGDIR/bisect-state.after" >&2 ||
+		{ say "the developer's tree changed"; return 1; }
+	want=$(git -C "$g" rev-list --reverse track-base..track-head | sed -n 2p)
+	[ $b_rc = 0 ] &&
+		grep -q "^first commit whose $AB_CACHE_TEST moved: $want page_pool: three instructions more on the direct-recycle path$" \
+			"$LOGDIR/bisect.out"
 }
 
 # Counting instructions, a difference known by construction: the bulk
@@ -605,9 +732,9 @@ ab_constructed() {	# kernel expectation...
 # kernel: its guests boot in a fraction of a Debian kernel's time.
 ab_ab_icount() {
 	# shellcheck disable=SC2086
-	make_ab ab-icount BEFORE="${AB_TREE%/*}/base.bzImage" \
-		BEFORE_KDIR="$AB_TREE" AFTER="${AB_TREE%/*}/base.bzImage" \
-		AFTER_KDIR="$AB_TREE" $AB_ICOUNT ARGS="$AB_ICOUNT_ARGS" \
+	make_ab ab-icount BEFORE="$AB_BASE" \
+		BEFORE_KDIR="$AB_KDIR" AFTER="$AB_BASE" \
+		AFTER_KDIR="$AB_KDIR" $AB_ICOUNT ARGS="$AB_ICOUNT_ARGS" \
 		BEFORE_ARGS=bulk=16 AFTER_ARGS=bulk=4 || return 1
 	[ "$(verdict ab-icount tasklet_page_pool09_bulk)" = change ] || return 1
 	for t in tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring; do
@@ -616,10 +743,15 @@ ab_ab_icount() {
 }
 
 # The end-to-end scenarios by construction (doc/e2e.rst): make ab
-# ICOUNT=1 E2E of the small base kernel against three-insns.patch, whose
-# instructions run once per page recycled into page_pool's cache.  A
-# scenario whose checked path is the cache (a page a packet) reads +3
-# per packet, any other noise.  One scenario a path (cache, ring,
+# ICOUNT=1 E2E of the series' base kernel against its three
+# instructions, which run once per page recycled into page_pool's
+# cache.  A scenario whose checked path is the cache (a page a packet)
+# reads a change of about +3 per packet, any other noise.  About: the
+# cache scenario, generic_xdp_drop, moves by boot, all repetitions of
+# a guest alike (+2.1 in one boot of the change, +5.7 in another, its
+# base steady within 0.2), so its interval must lie within 1..8, which
+# tells "+3" from none, not from "+6"; the "change" needs every load
+# of the change above every load of the base, which both boots are.  One scenario a path (cache, ring,
 # fragment): all eight and an A/A take 540 s, which make check cannot
 # hold (doc/e2e.rst has that run).  4 rows (for_loop, the shortest
 # load of the module, and 3 scenarios) at alpha 0.01 with Holm need 6
@@ -635,12 +767,13 @@ AB_E2E_ARGS="tests=for_loop time_ms=1"
 
 e2e_construction() {
 	# shellcheck disable=SC2086
-	make_ab e2e-three-insns BEFORE="${AB_TREE%/*}/base.bzImage" \
-		BEFORE_KDIR="$AB_TREE" AFTER="${AB_TREE%/*}/three-insns.bzImage" \
-		AFTER_KDIR="$AB_TREE" $AB_E2E ARGS="$AB_E2E_ARGS" || return 1
+	make_ab e2e-three-insns BEFORE="$AB_BASE" \
+		BEFORE_KDIR="$AB_KDIR" AFTER="$AB_THREE" \
+		AFTER_KDIR="$AB_KDIR" $AB_E2E ARGS="$AB_E2E_ARGS" || return 1
 	"$BENCH_TOP/tools/compare/bench-compare" -f json "$LOGDIR"/ab-e2e-three-insns/before-*.results -- \
 		"$LOGDIR"/ab-e2e-three-insns/after-*.results >"$LOGDIR/ab-e2e-three-insns.json" &&
-	python3 "$BENCH_TOP/tools/e2e-expect.py" "$LOGDIR/ab-e2e-three-insns.json" - 3 \
+	python3 "$BENCH_TOP/tools/e2e-expect.py" --within 1..8 \
+		"$LOGDIR/ab-e2e-three-insns.json" - 3 \
 		"$LOGDIR"/ab-e2e-three-insns/*.results >&2
 }
 
@@ -966,19 +1099,15 @@ side_lane() {
 			series_tree
 		;;
 	esac
-	[ -n "$AB_TREE" ] || return 0
-	lane_step "make ab PROFILE=1, A/A of a small 6.12 kernel with one failing guest: no row says change, intervals under one instruction, no function moved, the load booted again" \
-		ab_aa_profile
-	lane_step "make ab PROFILE=1, three instructions more in page_pool_recycle_in_cache(): the fast path +3 instructions in the functions that inline it, nothing else moves" \
-		ab_constructed three-insns insns=3
-	lane_step "make ab ICOUNT=1 E2E, small 6.12 kernels, three instructions more in page_pool_recycle_in_cache(): the scenario whose pages recycle into the cache reads +3 instructions per packet, the ring and fragment ones noise" \
+	[ -n "$AB_KDIR" ] || return 0
+	lane_step "make track PROFILE=1 of tests/track/'s series on a git tree of linux-source-6.12, the developer's HEAD, index, edit and bisect untouched, the base's first guest panicked once and booted again" \
+		track_run
+	lane_step "make track's table of the series: noise with intervals under one instruction at the comment; change at the three instructions (+3), the cold load (+3, a load, an L1D miss), the atomic (+10: gcc stops inlining, ptr_ring +1 in the shared caller) and the revert (-3), with their functions; noise elsewhere; FAIL_ABOVE=2 names the three instructions" \
+		track_table_check
+	lane_step "make ab ICOUNT=1 E2E, the series' base against its three instructions: the scenario whose pages recycle into the cache reads +3 instructions per packet, the ring and fragment ones noise" \
 		e2e_construction
-	# rdtsc, and, movzbl: the load's line a different one each time
-	lane_step "make ab PROFILE=1, a load of a cold line in page_pool_recycle_in_cache(): the fast path +3 instructions, +1 load, +1 L1D miss, nothing else moves" \
-		ab_constructed cold-load insns=3 loads=1 l1d_miss=1
-	# "lock incl": one instruction that loads and stores
-	lane_step "make ab PROFILE=1, an atomic_inc() in page_pool_recycle_in_cache(): the fast path +1 instruction, load, store and atomic, nothing else moves" \
-		ab_constructed atomic-inc insns=1 loads=1 stores=1 atomics=1
+	lane_step "make bisect of the fast path over the series names the three instructions, the developer's tree untouched" \
+		track_bisect
 }
 
 if [ "$DEBUG_KERNEL" = 1 ]; then
@@ -989,10 +1118,10 @@ if [ "$DEBUG_KERNEL" = 1 ]; then
 	needed_step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
 		kselftest_install || DEBUG_KERNEL=0
 fi
-AB_TREE=
+AB_KDIR=
 if [ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
-	needed_step "small kernels from linux-source-6.12 for make ab's constructed changes: base and tests/ab-kernels/*.patch (cached)" \
-		ab_kernels
+	needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
+		track_kernels
 fi
 # What the second line's commands build, built once before it starts.
 if [ "$TIER" = full ]; then
@@ -1087,7 +1216,7 @@ for k in $KERNELS; do
 			signals_clean "$k"
 		step "ACCEL: auto probes KVM, says which and why, falls back to TCG; kvm fails at once where KVM cannot" \
 			accel_choice "$k"
-		[ -n "$AB_TREE" ] &&
+		[ -n "$AB_KDIR" ] &&
 			step "make ab counting instructions, A/B bulk=16 vs 4 on the small kernel: the bulk row changes, the others noise (false alarm <= 1%)" \
 				ab_ab_icount
 	fi

@@ -5,12 +5,14 @@
 # exact profiles) against what a constructed change must do:
 #
 #   profile-expect.py JSON --changed TEST,... --untouched TEST,...
-#                     [COUNT=VALUE | COUNT=LO..HI]...
+#                     [--tolerance T] [COUNT=VALUE | COUNT=LO..HI]...
 #
 # On each changed test the profile's totals move as the expectations
-# say (VALUE: within 0.05 per element; a count not named must not
-# move), some function moved, and the moved functions' instructions
-# add up to the test's; on each untouched test no function moved.
+# say (VALUE: within T, by default 0.05, per element; a count not named
+# must not move), some function moved, and the moved functions'
+# instructions add up to the test's, within T; on each untouched test
+# no function moved.  A wider T serves a test whose windows take
+# interrupt work of their own (ptr_ring: 0.08 of an instruction).
 # COUNT is one of bench-compare's: insns, loads, stores, atomics,
 # l1i_miss, l1d_miss, llc_miss.  Prints a line per test; exit 1 when
 # one fails, 2 on bad usage or input.
@@ -29,7 +31,7 @@ def usage(msg):
     sys.exit(2)
 
 
-def parse_expectation(arg):
+def parse_expectation(arg, tolerance):
     key, sep, val = arg.partition("=")
     if not sep or key not in COUNTS:
         usage("%s: not COUNT=VALUE or COUNT=LO..HI (counts: %s)" %
@@ -42,13 +44,14 @@ def parse_expectation(arg):
     except ValueError:
         usage("%s: not a number" % arg)
     if lo == hi:
-        lo, hi = lo - TOLERANCE, hi + TOLERANCE
+        lo, hi = lo - tolerance, hi + tolerance
     return key, (lo, hi)
 
 
 def parse_args(argv):
     tests = {"--changed": [], "--untouched": []}
-    want = {}
+    want = []
+    tolerance = TOLERANCE
     it = iter(argv)
     path = next(it, None)
     if path is None:
@@ -59,12 +62,19 @@ def parse_args(argv):
             if not val:
                 usage("%s needs TEST,..." % arg)
             tests[arg] += val.split(",")
+        elif arg == "--tolerance":
+            try:
+                tolerance = float(next(it, ""))
+            except ValueError:
+                usage("--tolerance needs a number")
+            if not 0 < tolerance < 1:
+                usage("--tolerance: between 0 and 1")
         else:
-            key, rng = parse_expectation(arg)
-            want[key] = rng
+            want.append(arg)
     if not tests["--changed"] and not tests["--untouched"]:
         usage("no test to check")
-    return path, tests["--changed"], tests["--untouched"], want
+    want = dict(parse_expectation(arg, tolerance) for arg in want)
+    return path, tests["--changed"], tests["--untouched"], want, tolerance
 
 
 def profiles(path):
@@ -81,18 +91,18 @@ def moved_names(prof):
                      for m in prof["moved"]) or "none"
 
 
-def check_changed(name, prof, want):
+def check_changed(name, prof, want, tolerance):
     bad = []
     totals = prof["totals"]
     for key in COUNTS:
         diff = totals[key]["diff"]
-        lo, hi = want.get(key, (-TOLERANCE, TOLERANCE))
+        lo, hi = want.get(key, (-tolerance, tolerance))
         if not lo <= diff <= hi:
             bad.append("%s %+.3f not in %.3f..%.3f" % (key, diff, lo, hi))
     if not prof["moved"]:
         bad.append("no function moved")
     moved = sum(m["counts"]["insns"]["diff"] for m in prof["moved"])
-    if abs(moved - totals["insns"]["diff"]) > TOLERANCE:
+    if abs(moved - totals["insns"]["diff"]) > tolerance:
         bad.append("the moved functions add %+.3f instructions, the test %+.3f"
                    % (moved, totals["insns"]["diff"]))
     print("%s: %s; moved: %s%s" %
@@ -107,7 +117,7 @@ def check_untouched(name, prof):
 
 
 def main():
-    path, changed, untouched, want = parse_args(sys.argv[1:])
+    path, changed, untouched, want, tolerance = parse_args(sys.argv[1:])
     rows = profiles(path)
     ok = True
     for name in changed + untouched:
@@ -116,7 +126,7 @@ def main():
             print("%s: no profile on both sides" % name)
             ok = False
         elif name in changed:
-            ok = check_changed(name, prof, want) and ok
+            ok = check_changed(name, prof, want, tolerance) and ok
         else:
             ok = check_untouched(name, prof) and ok
     sys.exit(0 if ok else 1)

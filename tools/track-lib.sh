@@ -10,7 +10,7 @@
 # file and links again.  Their HEAD, branch, index, files and any bisect
 # of theirs stay as they were.
 #
-# A kernel is tinyconfig, tests/ab-kernels/small.config (what a guest
+# A kernel is tinyconfig, tests/track/small.config (what a guest
 # and the module need, no checker) and CONFIG_FRAGMENT if given, cached
 # in $BENCH_CACHE/track/kernels/TREEID-CFGKEY by the commit's tree id,
 # the fragments and the compiler: bzImage, System.map, release, and the
@@ -28,7 +28,7 @@
 #                          choose_accel; payloads in OUT); 1 and T_WHY if
 #                          it does not boot
 
-TRACK_FRAGMENT=$BENCH_TOP/tests/ab-kernels/small.config
+TRACK_FRAGMENT=$BENCH_TOP/tests/track/small.config
 TRACK_CACHE=$BENCH_CACHE/track
 # Boots of a commit's guest before it counts as not booting.
 TRACK_BOOTS=3
@@ -49,7 +49,9 @@ track_repo() {	# tree
 	TRACK_SRC=$t_dir/src
 	[ -z "${CONFIG_FRAGMENT:-}" ] || [ -r "$CONFIG_FRAGMENT" ] ||
 		usage_die "CONFIG_FRAGMENT=$CONFIG_FRAGMENT: cannot read it"
-	TRACK_CFGKEY=$({ cat "$TRACK_FRAGMENT" ${CONFIG_FRAGMENT:+"$CONFIG_FRAGMENT"}
+	# keyed by the options the fragments set, not their comments
+	TRACK_CFGKEY=$({ cat "$TRACK_FRAGMENT" ${CONFIG_FRAGMENT:+"$CONFIG_FRAGMENT"} |
+			   grep -E '^(CONFIG_|# CONFIG_[A-Z0-9_]+ is not set)'
 			 gcc --version; } | md5sum | cut -c1-12)
 	TRACK_BUILD=$t_dir/build-$TRACK_CFGKEY
 	TRACK_PROJKEY=$({ for f in $(project_files module); do

@@ -137,6 +137,7 @@ if ! bisect_moved "$BISECT_BAD"; then
 fi
 
 # git bisect in our clone, with this script as its oracle.
+track_clone
 (
 	flock 9 || exit 1
 	git -C "$TRACK_SRC" bisect reset -q >/dev/null 2>&1

@@ -1156,6 +1156,8 @@ step "kselftest wrapper: usage errors and skips, from a copy every user can read
 	sh tests/wrapper_test.sh
 step "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \
 	sh tests/grammar_test.sh
+step "make track and make bisect: bad input refused in one line with exit 2, nothing built, the developer's tree untouched" \
+	sh tests/track_test.sh
 step "make ab: the guest order keeps host drift off both sides" \
 	ab_order_balanced
 step "ACCEL: the reason KVM cannot run the guest, one line from QEMU's recorded words, PVM first" \

@@ -19,6 +19,7 @@
 #
 #   track_repo TREE        checks TREE, sets TRACK_TOP, TRACK_SRC,
 #                          TRACK_BUILD, TRACK_CFGKEY, TRACK_PROJKEY
+#   track_clone            our clone of it, made once
 #   track_commit REV       the full id of REV's commit, or nothing
 #   track_kernel ID        the kernel of commit ID: TK_DIR, TK_IMAGE,
 #                          TK_RELEASE, TK_MODS; 1 and TK_WHY if it does
@@ -59,13 +60,17 @@ track_repo() {	# tree
 			  done; gcc --version; } | md5sum | cut -c1-12)
 	kbuild_path "$t_dir" ||
 		die "BENCH_CACHE=$BENCH_CACHE: kbuild cannot build in a path with spaces, ':' or '%'"
-	mkdir -p "$t_dir" || die "cannot create $t_dir"
-	if [ ! -d "$TRACK_SRC/.git" ]; then
-		cache_miss "cloning $TRACK_TOP into $TRACK_SRC (objects shared, read only)"
-		rm -rf "$TRACK_SRC"
-		git clone -q --shared --no-checkout "$t_common" "$TRACK_SRC" ||
-			die "cannot clone $t_common into $TRACK_SRC"
-	fi
+	TRACK_COMMON=$t_common
+}
+
+# Our clone of the tree, made when a build first needs it.
+track_clone() {
+	[ -d "$TRACK_SRC/.git" ] && return 0
+	mkdir -p "$(dirname "$TRACK_SRC")" || die "cannot create $(dirname "$TRACK_SRC")"
+	cache_miss "cloning $TRACK_TOP into $TRACK_SRC (objects shared, read only)"
+	rm -rf "$TRACK_SRC"
+	git clone -q --shared --no-checkout "$TRACK_COMMON" "$TRACK_SRC" ||
+		die "cannot clone $TRACK_COMMON into $TRACK_SRC"
 }
 
 # The full id of REV's commit in the developer's tree, or nothing.
@@ -108,6 +113,7 @@ track_configure() {
 
 # Checks out ID in our clone and builds it; the log in LOG.
 track_build() {	# id log
+	track_clone
 	git -C "$TRACK_SRC" checkout -q -f --detach "$1" >"$2" 2>&1 ||
 		return 1
 	track_configure
@@ -126,7 +132,8 @@ track_kernel() {	# id
 	TK_WHY=
 	track_failed && return 1
 	if [ ! -f "$TK_IMAGE" ] || [ ! -f "$TK_MODS/bench_page_pool_simple.ko" ]; then
-		mkdir -p "$TK_DIR" || die "cannot create $TK_DIR"
+		mkdir -p "$TK_DIR" "$(dirname "$TRACK_SRC")" ||
+			die "cannot create $TK_DIR"
 		(
 			flock 9 || exit 1
 			[ -f "$TK_IMAGE" ] && [ -f "$TK_MODS/bench_page_pool_simple.ko" ] &&
@@ -149,7 +156,8 @@ track_kernel() {	# id
 				modules >"$TK_MODS/build.log" 2>&1 ||
 				track_first_error "$TK_MODS/build.log" \
 					>"$TK_MODS/failed"
-		) 9>"$(dirname "$TRACK_SRC")/.lock" || die "building $1 failed"
+		) 9>"$TRACK_CACHE/.lock-$(basename "$(dirname "$TRACK_SRC")")" ||
+			die "building $1 failed"
 		track_failed && return 1
 	fi
 	TK_RELEASE=$(cat "$TK_DIR/release")

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make track's and make bisect's bad input, on the host: each is refused
+# with one line and exit 2 before any kernel is built or any guest
+# boots, and the developer's tree (a small git repository shaped as a
+# kernel tree, with a merge, an edit and a bisect under way) is as it
+# was.  MERGE of folders of two ranges, or missing a commit, is refused
+# the same way.  Prints KTAP.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/ktap_lib.sh"
+
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' INT TERM
+# make track's own cache, of this test alone
+export BENCH_CACHE="$dir/cache"
+G="git -c user.name=Dev -c user.email=dev@example.org"
+
+# A tree shaped as a kernel's: main line A-B-M, M merging C (off B's
+# side branch).
+tree=$dir/linux
+mkdir -p "$tree/net/core" && cd "$tree" || exit 1
+git init -q
+printf 'obj-y += net/\n' >Kbuild
+printf 'all:\n\t@false\n' >Makefile
+printf 'int x;\n' >net/core/page_pool.c
+$G add -A && $G commit -q -m A && git tag A
+printf 'int y;\n' >>net/core/page_pool.c
+$G commit -q -am B && git tag B
+git checkout -q -b side A
+printf 'int z;\n' >net/core/skbuff.c
+$G add -A && $G commit -q -m C && git tag C
+git checkout -q master
+$G merge -q --no-edit side && git tag M
+# the developer's state: a bisect under way, an edit, an untracked file
+git bisect start M A >/dev/null 2>&1
+printf 'edit\n' >>Kbuild
+: >untracked
+cd "$TOP" || exit 1
+
+tree_state() {
+	git -C "$tree" rev-parse HEAD
+	git -C "$tree" status --porcelain
+	md5sum <"$tree/.git/index"
+	git -C "$tree" bisect log 2>&1
+	git -C "$tree" worktree list
+}
+tree_state >"$dir/state.before"
+
+# The command exits with 2 and says one line that matches PATTERN, and
+# builds nothing.
+refused() {	# description pattern script variable...
+	desc=$1 pattern=$2 script=$3
+	shift 3
+	env "$@" OUT="$dir/out" sh "$TOP/tools/$script" >"$dir/said" 2>&1
+	rc=$?
+	lines=$(grep -c . "$dir/said")
+	if [ $rc = 2 ] && [ "$lines" = 1 ] && grep -Eq -- "$pattern" "$dir/said" &&
+	   [ ! -d "$BENCH_CACHE/track/kernels" ]; then
+		ktap_test_pass "$desc"
+	else
+		ktap_print_msg "exit $rc, $lines line(s), want 2 and one matching '$pattern':"
+		sed 's/^/#   /' "$dir/said"
+		ktap_test_fail "$desc"
+	fi
+	rm -rf "$dir/out"
+}
+
+ktap_print_header
+ktap_set_plan 21
+refused "make track: no TREE" 'needs TREE=' track.sh RANGE=A..B
+refused "make track: TREE is no folder" 'TREE=/nonexistent: no such folder' \
+	track.sh TREE=/nonexistent RANGE=A..B
+refused "make track: TREE is no git work tree" 'not a git work tree' \
+	track.sh TREE="$dir" RANGE=A..B
+mkdir -p "$dir/notkernel" && git -C "$dir/notkernel" init -q
+refused "make track: TREE is no kernel tree" 'not a Linux kernel tree' \
+	track.sh TREE="$dir/notkernel" RANGE=A..B
+refused "make track: no RANGE" 'needs RANGE=BASE..HEAD' track.sh TREE="$tree"
+refused "make track: RANGE without two dots" 'expected BASE..HEAD' \
+	track.sh TREE="$tree" RANGE=A
+refused "make track: RANGE with three dots" 'BASE..HEAD with two dots' \
+	track.sh TREE="$tree" RANGE=A...M
+refused "make track: RANGE naming no commit" "'nosuch' is no commit" \
+	track.sh TREE="$tree" RANGE=nosuch..M
+refused "make track: an option for a base" "'--all' is no commit" \
+	track.sh TREE="$tree" RANGE=--all..M
+refused "make track: an empty RANGE" 'is empty' \
+	track.sh TREE="$tree" RANGE=M..M
+refused "make track: a BASE off HEAD's first-parent line" \
+	"C is not on M's first-parent line" track.sh TREE="$tree" RANGE=C..M
+refused "make track: SHARD=3/2" 'SHARD=3/2: accepted: K/N' \
+	track.sh TREE="$tree" RANGE=A..M SHARD=3/2
+refused "make track: SHARD=0/2" 'SHARD=0/2: accepted: K/N' \
+	track.sh TREE="$tree" RANGE=A..M SHARD=0/2
+refused "make track: ICOUNT=0" 'counts instructions' \
+	track.sh TREE="$tree" RANGE=A..M ICOUNT=0
+# two shards' folders of different ranges, and one missing a commit
+for r in one two; do
+	mkdir -p "$dir/$r"
+	printf '0\tA\tA\n1\tB\tB\n' >"$dir/$r/commits.tsv"
+	printf 'A..B\n' >"$dir/$r/range"
+	: >"$dir/$r/own"
+done
+printf '1\tX\tX\n' >>"$dir/two/commits.tsv"
+refused "make track MERGE: folders of two ranges" 'another range' \
+	track.sh MERGE="$dir/one $dir/two"
+refused "make track MERGE: a commit no folder measured" \
+	'measured commit\(s\) 1 of the range' track.sh MERGE="$dir/one"
+refused "make bisect: GOOD not an ancestor of BAD" 'is not an ancestor' \
+	bisect.sh TREE="$tree" GOOD=C BAD=B TEST=for_loop
+refused "make bisect: a TEST that is no name" 'a test name is letters' \
+	bisect.sh TREE="$tree" GOOD=A BAD=M TEST='a;b'
+refused "make bisect: MOVED_BY no number" 'MOVED_BY=x: accepted' \
+	bisect.sh TREE="$tree" GOOD=A BAD=M TEST=for_loop MOVED_BY=x
+refused "make bisect: GOOD and BAD one commit" 'one commit' \
+	bisect.sh TREE="$tree" GOOD=M BAD=M TEST=for_loop
+
+tree_state >"$dir/state.after"
+if cmp -s "$dir/state.before" "$dir/state.after"; then
+	ktap_test_pass "the developer's HEAD, index, files, bisect and worktrees are as they were"
+else
+	diff "$dir/state.before" "$dir/state.after" | sed 's/^/#   /'
+	ktap_test_fail "the developer's HEAD, index, files, bisect and worktrees are as they were"
+fi
+ktap_finished

@@ -187,7 +187,7 @@ track_svg() {	# track.json
 	$1 == "clock" { clock = $2; n = $3; next }
 	$1 == "row" { r++; name[r] = $2; for (c = 0; c <= n; c++) val[r, c] = $(3 + c) }
 	END {
-		pw = 640; ph = 110; top = 30
+		pw = 640; ph = 115; top = 30
 		printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", pw, top + r * ph
 		printf "<text x=\"10\" y=\"18\" font-size=\"13\">%s per element, base and each commit (make track)</text>\n", esc(clock)
 		for (i = 1; i <= r; i++) {
@@ -199,8 +199,15 @@ track_svg() {	# track.json
 			}
 			printf "<text x=\"10\" y=\"%d\">%s</text>\n", y0 + 12, esc(name[i])
 			if (lo == "") continue
-			span = hi - lo; if (span == 0) span = 1
 			printf "<text x=\"10\" y=\"%d\" fill=\"#555\">%.3f .. %.3f</text>\n", y0 + 26, lo, hi
+			# at least one unit high: noise of hundredths stays flat
+			span = hi - lo
+			if (span < 1) {
+				lo = (lo + hi) / 2 - 0.5
+				span = 1
+			}
+			for (c = 0; c <= n; c++)
+				printf "<text x=\"%.1f\" y=\"%d\" fill=\"#555\" text-anchor=\"middle\" font-size=\"9\">%s</text>\n", 200 + (n ? c * 420 / n : 0), y0 + 104, c ? "[" c "]" : "base"
 			pts = ""
 			for (c = 0; c <= n; c++) {
 				x = 200 + (n ? c * 420 / n : 0)

@@ -34,6 +34,10 @@ printf 'int z;\n' >net/core/skbuff.c
 $G add -A && $G commit -q -m C && git tag C
 git checkout -q master
 $G merge -q --no-edit side && git tag M
+for c in D E F G; do
+	printf 'int %s;\n' "$c" >>net/core/page_pool.c
+	$G commit -q -am "$c" && git tag "$c"
+done
 # the developer's state: a bisect under way, an edit, an untracked file
 git bisect start M A >/dev/null 2>&1
 printf 'edit\n' >>Kbuild
@@ -49,8 +53,17 @@ tree_state() {
 }
 tree_state >"$dir/state.before"
 
+report() {	# status description
+	if [ "$1" = 0 ]; then
+		ktap_test_pass "$2"
+	else
+		ktap_test_fail "$2"
+	fi
+}
+
 # The command exits with 2 and says one line that matches PATTERN, and
-# builds nothing.
+# builds nothing.  (The tree's make has no tinyconfig: nothing of it
+# builds.)
 refused() {	# description pattern script variable...
 	desc=$1 pattern=$2 script=$3
 	shift 3
@@ -69,7 +82,7 @@ refused() {	# description pattern script variable...
 }
 
 ktap_print_header
-ktap_set_plan 21
+ktap_set_plan 24
 refused "make track: no TREE" 'needs TREE=' track.sh RANGE=A..B
 refused "make track: TREE is no folder" 'TREE=/nonexistent: no such folder' \
 	track.sh TREE=/nonexistent RANGE=A..B
@@ -117,6 +130,31 @@ refused "make bisect: MOVED_BY no number" 'MOVED_BY=x: accepted' \
 	bisect.sh TREE="$tree" GOOD=A BAD=M TEST=for_loop MOVED_BY=x
 refused "make bisect: GOOD and BAD one commit" 'one commit' \
 	bisect.sh TREE="$tree" GOOD=M BAD=M TEST=for_loop
+
+# A shard: SHARD=2/3 of A..G (B M D E F G, M a merge) owns the 2nd and
+# 5th commits and measures them with their parents; none builds here,
+# each says why, the run goes on and ends with exit 1.
+env TREE="$tree" RANGE=A..G SHARD=2/3 OUT="$dir/shard" \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+own=$(tr '\n' ' ' <"$dir/shard/own")
+measure=$(tr '\n' ' ' <"$dir/shard/measure")
+failed=$(grep -c "^    build failed: make: \*\*\* No rule to make target 'tinyconfig'" \
+	"$dir/shard/track.txt")
+ktap_print_msg "SHARD=2/3: exit $rc, own $own, measure $measure, $failed columns 'build failed'"
+[ $rc = 1 ] && [ "$own" = "2 5 " ] && [ "$measure" = "1 2 4 5 " ] &&
+	[ "$failed" = 2 ] && grep -q 'holds 1 merge(s): each is measured against its first parent' "$dir/said"
+report $? "make track SHARD=2/3: its own commits and their parents, a merge said, a commit that does not build says why, exit 1"
+env TREE="$tree" RANGE=A..G OUT="$dir/base" \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+grep -q "^error: the base, [0-9a-f]\{12\}, does not build: build failed: make: " "$dir/said" &&
+	[ $rc = 2 ] && ! ls "$dir/base"/*/guest-1 >/dev/null 2>&1
+report $? "make track: a base that does not build ends the run with exit 2 before any guest"
+env TREE="$tree" RANGE=A..G OUT="$dir/base2" \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+! grep -q '^building ' "$dir/said"
+report $? "make track: a rerun builds nothing, not even what did not build"
 
 tree_state >"$dir/state.after"
 if cmp -s "$dir/state.before" "$dir/state.after"; then

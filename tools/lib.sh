@@ -561,20 +561,30 @@ kernel_source() {
 
 # Configures a small kernel in OUT from the source SRC: make tinyconfig,
 # then FRAGMENT merged in.  Every option the fragment sets must survive
-# olddefconfig, or it dies naming those lost.
-tiny_config() {	# src out fragment log
+# olddefconfig: tiny_config dies otherwise, naming those lost;
+# tiny_config_try returns 1 with the reason in TINY_WHY (and the log).
+tiny_config_try() {	# src out fragment log
+	TINY_WHY=
 	{
 		make -C "$1" O="$2" tinyconfig &&
 		"$1/scripts/kconfig/merge_config.sh" -m -O "$2" \
 			"$2/.config" "$3" &&
 		make -C "$1" O="$2" olddefconfig
-	} >"$4" 2>&1 || { tail -n 30 "$4" >&2; die "configuring failed (log: $4)"; }
+	} >"$4" 2>&1 || { TINY_WHY="configuring failed (log: $4)"; return 1; }
 	t_lost=$(grep -E '^(CONFIG_[A-Z0-9_]+=.*|# CONFIG_[A-Z0-9_]+ is not set)$' \
 		  "$3" | while read -r line; do
 			grep -qxF "$line" "$2/.config" || printf '%s\n' "$line"
 		  done)
-	[ -z "$t_lost" ] || die "$(basename "$3") options lost by olddefconfig:
-$t_lost"
+	[ -z "$t_lost" ] && return 0
+	TINY_WHY="$(basename "$3") options lost by olddefconfig: $(printf '%s' "$t_lost" | tr '\n' ' ')"
+	printf '%s\n' "$TINY_WHY" >>"$4"
+	return 1
+}
+
+tiny_config() {	# src out fragment log
+	tiny_config_try "$@" && return 0
+	tail -n 30 "$4" >&2
+	die "$TINY_WHY"
 }
 
 # ab_order N: the side of each of 2N guests, one per line.  Blocks of

@@ -90,14 +90,14 @@ track_subject() {	# id
 
 # The first line of a build log that says what went wrong.
 track_first_error() {	# log
-	t_err=$(grep -m 1 -E '(error|Error|ERROR)[: ]' "$1" | cut -c1-200)
+	t_err=$(grep -m 1 -E '(error|Error|ERROR)[: ]|\*\*\* ' "$1" | cut -c1-200)
 	printf '%s\n' "${t_err:-$(tail -n 1 "$1" | cut -c1-200)}"
 }
 
 # The build folder configured for the fragments, from the source as it
 # is checked out: tinyconfig, the fragments, and every option they set
-# kept (tiny_config).
-track_configure() {
+# kept (tiny_config_try); what went wrong at the end of LOG.
+track_configure() {	# log
 	[ -f "$TRACK_BUILD/.config" ] && [ -f "$TRACK_BUILD/.cfgkey" ] &&
 		[ "$(cat "$TRACK_BUILD/.cfgkey")" = "$TRACK_CFGKEY" ] && return 0
 	cache_miss "configuring $TRACK_BUILD: tinyconfig and $(basename "$TRACK_FRAGMENT")${CONFIG_FRAGMENT:+ and $CONFIG_FRAGMENT}"
@@ -106,8 +106,12 @@ track_configure() {
 	t_frag=$TRACK_BUILD/.fragment
 	cat "$TRACK_FRAGMENT" ${CONFIG_FRAGMENT:+"$CONFIG_FRAGMENT"} >"$t_frag" ||
 		die "cannot write $t_frag"
-	tiny_config "$TRACK_SRC" "$TRACK_BUILD" "$t_frag" \
-		"$TRACK_BUILD/config.log"
+	if ! tiny_config_try "$TRACK_SRC" "$TRACK_BUILD" "$t_frag" \
+		"$TRACK_BUILD/config.log"; then
+		cat "$TRACK_BUILD/config.log" >>"$1"
+		printf 'error: %s\n' "$TINY_WHY" >>"$1"
+		return 1
+	fi
 	printf '%s\n' "$TRACK_CFGKEY" >"$TRACK_BUILD/.cfgkey"
 }
 
@@ -116,7 +120,7 @@ track_build() {	# id log
 	track_clone
 	git -C "$TRACK_SRC" checkout -q -f --detach "$1" >"$2" 2>&1 ||
 		return 1
-	track_configure
+	track_configure "$2" || return 1
 	make -C "$TRACK_SRC" O="$TRACK_BUILD" -j"$(nproc)" bzImage modules \
 		>>"$2" 2>&1
 }

@@ -14,8 +14,10 @@
 #   track.json, track.txt, track.svg   the report (track_report)
 #
 #   track_compare_all OUT       each commit measured against its parent
-#   track_report OUT DIR...     the report of the commits of DIR...
-#                               (one run, or the shards of one range)
+#   track_report OUT DIR...     the report of the commits DIR... own:
+#                               one run's (a shard's, its own commits), or
+#                               with TRACK_MERGE=1 the shards' of one
+#                               range, which must own every commit
 
 # The folder of commit INDEX in DIR, if it was measured there.
 track_dir_of() {	# dir index
@@ -55,7 +57,8 @@ track_json() {	# out dir...
 			usage_die "$j_d: another range than $1's (commits.tsv differs): merge the shards of one range"
 	done
 	j_last=$(($(wc -l <"$j_commits") - 1))
-	# per commit a line: INDEX, the folder that owns it (or "-")
+	# per commit a line: INDEX, the folder that owns it (or "-"); a
+	# shard's own run reports its own commits only
 	j_i=1
 	while [ $j_i -le $j_last ]; do
 		j_owner=-
@@ -64,6 +67,8 @@ track_json() {	# out dir...
 			j_owner=$(track_dir_of "$j_d" $j_i) && break
 			j_owner=-
 		done
+		[ "$j_owner" != - ] || [ "${TRACK_MERGE:-}" = 1 ] ||
+			{ j_i=$((j_i + 1)); continue; }
 		printf '%s\t%s\n' $j_i "$j_owner"
 		j_i=$((j_i + 1))
 	done >"$j_out/owners.tsv"

@@ -54,7 +54,7 @@ if [ -n "$MERGE" ]; then
 		usage_die "MERGE= joins the OUT folders of shards: it takes no TREE or RANGE"
 	mkdir -p "$OUT" || usage_die "OUT=$OUT: cannot create it"
 	# shellcheck disable=SC2086 # folders, one a word
-	track_report "$OUT" $MERGE
+	TRACK_MERGE=1 track_report "$OUT" $MERGE
 	exit
 fi
 

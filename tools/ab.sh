@@ -135,6 +135,8 @@ side_pick() {	# before|after
 
 BEFORE_ARGS=${BEFORE_ARGS:-}
 AFTER_ARGS=${AFTER_ARGS:-}
+# each side's kernel symbols, for its profiles (below)
+before_syms= after_syms=
 BEFORE_APPEND=${BEFORE_APPEND:-}
 AFTER_APPEND=${AFTER_APPEND:-}
 side_kernel BEFORE "$BEFORE" "${BEFORE_KDIR:-}"
@@ -174,7 +176,6 @@ for side in before after; do
 	fi
 done
 # Profiling, each kernel's own symbols, once (profile-lib.sh)
-before_syms= after_syms=
 if [ "$PROFILE" = 1 ]; then
 	profile_symbols "$before_image" "$before_release"
 	before_syms=$PROFILE_SYMS

@@ -71,10 +71,10 @@ EOF
 		grep -q 'Kernel panic' "$dir/panic/console.log" || ok=1
 
 	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -p "$dir/hang.sh" \
-		-o "$dir/hang" -t 20 2>"$dir/hang.err"
+		-o "$dir/hang" -t 10 2>"$dir/hang.err"
 	rc=$?
 	say "hang: exit $rc (want 125): $(head -n 1 "$dir/hang.err")"
-	[ $rc = 125 ] && grep -q '^guest FAILED: .* within 20s' "$dir/hang.err" ||
+	[ $rc = 125 ] && grep -q '^guest FAILED: .* within 10s' "$dir/hang.err" ||
 		ok=1
 
 	# A kernel that reports a problem while booting is booted three

@@ -463,14 +463,14 @@ profile_check() {	# kernel
 # Faults bench-e2e must report as failures, never as costs: an XDP
 # program that cannot be attached, a pktgen that sends nothing, a veth
 # that drops every packet before XDP, a host's source never asked for a
-# packet (BENCH_E2E_FAULT), each in a guest of KERNEL after a short
-# load: exit 1, the reason named, and no row of a failed scenario; the
+# packet (BENCH_E2E_FAULT), all in one guest of KERNEL after a short
+# load, each on the scenarios it touches (FAULT@SCENARIO,...:REASON):
+# exit 1, the reason named, and no row of a failed scenario; the
 # results file stays whole.  With the host's source (-N), bench-e2e
-# without -V must skip the scenario that needs it.  Timing cycles for
-# the veth and pktgen faults: a fault needs no instruction count, and
-# such a guest boots faster; counting instructions for the source's,
-# whose 30 s without a packet the idle guest's clock jumps over.
-e2e_faults() {	# kernel -|-N fault:reason...
+# without -V must skip the scenario that needs it.  Counting
+# instructions: the source's 30 s without a packet are jumped over by
+# the idle guest's clock.
+e2e_faults() {	# kernel -|-N fault[@scenario,...]:reason...
 	use_kernel "$1"
 	f_source=$2
 	shift 2
@@ -480,18 +480,22 @@ e2e_faults() {	# kernel -|-N fault:reason...
 	e2e_modules "$f_dir" "$KERNEL_RELEASE" "$KDIR"
 	f_bin=$(e2e_build) || return 1
 	f_opts="-n 500 -r 1 -c 500" f_v=
-	[ "$f_source" = - ] || f_opts="$f_opts -s virtio_net_rx_drop" f_v=" -V"
+	[ "$f_source" = - ] || f_v=" -V"
 	{
 		printf '. ./guest-lib.sh\nbench_load f tests=for_loop time_ms=5 || exit\n'
 		printf 'while read -r m; do insmod "/bench/e2e-modules/$m.ko"; done </bench/e2e-modules/order\n'
 		for f; do
+			f_name=${f%%:*} f_only=
+			case $f_name in
+			*@*) f_only=" -s ${f_name#*@}" f_name=${f_name%%@*} ;;
+			esac
 			printf 'BENCH_E2E_FAULT=%s %s -m "$BENCH_OUT/f.results" -o "$BENCH_OUT/%s.results" %s\n' \
-				"${f%%:*}" "$E2E_GUEST_BIN" "${f%%:*}" "$f_opts$f_v"
-			printf 'echo "fault %s: exit $?"\n' "${f%%:*}"
+				"$f_name" "$E2E_GUEST_BIN" "$f_name" "$f_opts$f_only$f_v"
+			printf 'echo "fault %s: exit $?"\n' "$f_name"
 		done
 		[ "$f_source" = - ] ||
 			printf '%s -m "$BENCH_OUT/f.results" -o "$BENCH_OUT/no-V.results" %s\necho "no -V: exit $?"\n' \
-				"$E2E_GUEST_BIN" "$f_opts"
+				"$E2E_GUEST_BIN" "$f_opts -s virtio_net_rx_drop"
 	} >"$f_dir/payload.sh"
 	# one vCPU: one host thread, beside the other line's guests
 	set -- "$@" -- -f "$f_bin" -D "$f_dir/e2e-modules" -s 1
@@ -509,17 +513,19 @@ e2e_faults() {	# kernel -|-N fault:reason...
 	IFS=$nl
 	for f in $f_faults; do
 		unset IFS
-		r=$f_dir.guest/${f%%:*}.results
-		grep -qx "fault ${f%%:*}: exit 1" "$f_dir.guest/output.txt" &&
+		f_name=${f%%:*}
+		f_name=${f_name%%@*}
+		r=$f_dir.guest/$f_name.results
+		grep -qx "fault $f_name: exit 1" "$f_dir.guest/output.txt" &&
 			results_check "$r" >&2 &&
 			grep -q "^failed: name=.* reason=.*${f#*:}" "$r" || {
-			say "BENCH_E2E_FAULT=${f%%:*}: no exit 1, no whole file, or no failed: line naming '${f#*:}'"
+			say "BENCH_E2E_FAULT=$f_name: no exit 1, no whole file, or no failed: line naming '${f#*:}'"
 			ok=1
 		}
 		for name in $(sed -n 's/^failed: name=\([^ ]*\) .*/\1/p' "$r"); do
-			say "${f%%:*}: $name: $(sed -n "s/^failed: name=$name reason=//p" "$r")"
+			say "$f_name: $name: $(sed -n "s/^failed: name=$name reason=//p" "$r")"
 			! grep -q "^test: name=$name " "$r" || {
-				say "${f%%:*}: $name failed, yet has a row"
+				say "$f_name: $name failed, yet has a row"
 				ok=1
 			}
 		done

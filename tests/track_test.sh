@@ -84,7 +84,7 @@ refused() {	# description pattern script variable...
 }
 
 ktap_print_header
-ktap_set_plan 24
+ktap_set_plan 25
 refused "make track: no TREE" 'needs TREE=' track.sh RANGE=A..B
 refused "make track: TREE is no folder" 'TREE=/nonexistent: no such folder' \
 	track.sh TREE=/nonexistent RANGE=A..B
@@ -124,6 +124,42 @@ refused "make track MERGE: folders of two ranges" 'another range' \
 	track.sh MERGE="$dir/one $dir/two"
 refused "make track MERGE: a commit no folder measured" \
 	'measured commit\(s\) 1 of the range' track.sh MERGE="$dir/one"
+# Two shards' folders of one range of three commits, as make track
+# writes them: MERGE gives the one table, each commit from its owner.
+row() {	# test verdict diff
+	printf '{"test": "%s", "instructions": {"before": 82.000, "after": %s, "diff": %s, "ci": [%s, %s]}, "pct_change": 0.00, "verdict": "%s"}' \
+		"$1" "$3" "$3" "$3" "$3" "$2"
+}
+for s in a b; do
+	mkdir -p "$dir/shard-$s"
+	printf '0\tc0\tbase\n1\tc1\tone\n2\tc2\ttwo\n3\tc3\tthree\n' \
+		>"$dir/shard-$s/commits.tsv"
+	printf 'A..B\n' >"$dir/shard-$s/range"
+done
+printf '1\n3\n' >"$dir/shard-a/own"
+printf '2\n' >"$dir/shard-b/own"
+for i in 1 2 3; do
+	s=a
+	[ $i = 2 ] && s=b
+	d=$dir/shard-$s/0$i-c$i
+	mkdir -p "$d"
+	printf 'ok\n' >"$d/status"
+	printf '%s\n' $((i - 1)) >"$d/parent"
+	v=noise diff=0
+	[ $i = 2 ] && v=change diff=3
+	printf '{"settings": {"clock": "instructions"}, "loads": {"before": 6, "after": 6}, "rows": [%s]}\n' \
+		"$(row tasklet_page_pool01_fast_path $v $diff)" >"$d/compare.json"
+done
+env MERGE="$dir/shard-a $dir/shard-b" OUT="$dir/merged" \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+got=$(jq -r '[.commits[] | "\(.index):\(.id):\(.rows[0].verdict)"] | join(" ")' \
+	"$dir/merged/track.json" 2>/dev/null)
+cells=$(awk '$1 == "tasklet_page_pool01_fast_path" { $1 = ""; print }' "$dir/merged/track.txt" 2>/dev/null)
+ktap_print_msg "MERGE: exit $rc; commits $got; cells$cells"
+[ $rc = 0 ] && [ "$got" = "1:c1:noise 2:c2:change 3:c3:noise" ] &&
+	[ "$cells" = " 82.000 . +3.000 ." ]
+report $? "make track MERGE: two shards' folders give the one table, each commit from the shard that owns it"
 refused "make bisect: GOOD not an ancestor of BAD" 'is not an ancestor' \
 	bisect.sh TREE="$tree" GOOD=C BAD=B TEST=for_loop
 refused "make bisect: a TEST that is no name" 'a test name is letters' \

@@ -2,34 +2,37 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # "make check": static checks and the host-side tests (bench-compare's
-# unit, parser and fuzz tests, the kselftest wrapper's exits, make ab's
-# guest order, the reason KVM cannot run a guest), the builds against
-# each kernel (Debian 12's 6.12 and 6.1 headers, a tree prepared for
-# unstable's 7.2: W=1, sparse, install, modinfo, Kconfig), then the
-# guests.
+# unit, parser and fuzz tests, the kselftest wrapper's exits, the docs
+# rendered, make track's bad input, make ab's guest order, the reason
+# KVM cannot run a guest), the builds against each kernel (Debian 12's
+# 6.12, 6.1 and 6.1-rt headers, a tree prepared for unstable's 7.2:
+# W=1, sparse, install, modinfo, Kconfig), then the guests.
 #
 # Two lines share the machine: the main line runs, per kernel, the whole
 # guest suite with QEMU's "max" CPU model timing cycles (kselftest, bad
 # parameters, page leaks, the endless load, perf), on the first kernel
-# the kselftest and the legacy lines with "qemu64" too, and a guest
+# the kselftest and the legacy lines with "qemu64" too, and 6.12's guest
 # counting instructions (QEMU -icount, one vCPU) for what needs their
-# precision (relations, -n/-o, the regression gate); with the first
-# kernel, the host tools' own tests (variables checked early, a
-# checkout path with spaces, signals, the accelerator).  Beside it runs
-# what times nothing: the debug kernel (lockdep, KASAN, kmemleak, DMA
-# API debugging, page_pool stats, built from Debian's linux-source-6.12
+# precision (relations, twins, -n/-o, the regression gate, a CPU hog);
+# with the first kernel, the host tools' own tests (variables checked
+# early, a checkout path with spaces, signals, the accelerator, the
+# bulk A/B); the end-to-end scenarios and their faults; PREEMPT_RT's
+# hog and the guest runner's contract.  Beside it runs what times
+# nothing: the debug kernel (lockdep, KASAN, kmemleak, DMA API
+# debugging, page_pool stats, built from Debian's linux-source-6.12
 # with this project in its tree: its in-tree modules run the guest suite
 # with fail_page_alloc runs and a kmemleak scan, and the kselftest
-# install of the tree runs through run_kselftest.sh), the guest runner's
-# contract, 7.2's guest counting instructions, the series in 7.2's tree
-# (make series, checkpatch per patch, the kselftest build, install and
-# run_kselftest.sh in a 7.2 guest), and the A/A and A/B "make ab"
-# counting instructions.  Then bench-compare on what each
-# kernel's guests wrote, and doc/tests.rst's table against 6.12's
-# module.  Then, alone on the machine, what times cycles: the cross-CPU
-# test on three vCPUs, and an A/B "make ab" timing cycles whose
-# untouched rows are an A/A.  Last, the host's boot must be as it was.
-# Prints KTAP, one line per step with its duration.
+# install of the tree runs through run_kselftest.sh), the profile's
+# check, 7.2's and 6.1's guests counting instructions, the series in
+# 7.2's tree (make series, checkpatch per patch, the kselftest build,
+# install and run_kselftest.sh in a 7.2 guest), make track and make
+# bisect of tests/track's series, and the e2e construction.  Then
+# bench-compare on what each kernel's guests wrote, and doc/tests.rst's
+# table against 6.12's module.  Then, alone on the machine, what times
+# cycles: the cross-CPU test on three vCPUs, and an A/B "make ab"
+# timing cycles whose untouched rows are an A/A.  Last, the host's boot
+# must be as it was.  Prints KTAP, one line per step with its duration,
+# and the table of where the time went (build/check/timing.txt).
 #
 # KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64
 # (default: KERNELS="6.12 7.2 6.1", CPUS="max qemu64");

@@ -227,27 +227,12 @@ run_guest_loads() {	# side guest-number first count
 		[ "$E2E" = 0 ] ||
 			set -- -f "$E2E_BIN" -D "$OUT/e2e-${r_args%% *}/e2e-modules" \
 				$E2E_GUEST
-		guest_boot "$s_image" "$s_release" "$OUT/modules-${r_args%% *}" \
+		guest_loads "$s_image" "$s_release" "$OUT/modules-${r_args%% *}" \
 			"$(payload "${r_args%% *}" "${r_args##* }")" "$dir" \
-			-a "$s_append" "$@"
+			"${r_args##* }" "$s_syms" -a "$s_append" "$@"
 		rc=$?
 		# shellcheck disable=SC2086 # side and numbers
 		set -- $r_args
-		if [ $rc = 0 ] && [ "$PROFILE" = 1 ]; then
-			# the guest's sections are its loads, in order
-			r_args="$1 $2 $3 $4"
-			set --
-			l=1
-			while [ $l -le "${r_args##* }" ]; do
-				set -- "$@" "$dir/load-$l.results" "$dir/load-$l.sections"
-				l=$((l + 1))
-			done
-			profile_merge "$dir/profile.raw" "$s_syms" \
-				"$OUT/modules-${r_args%% *}" "$@" ||
-				die "$name ($loads): no profile (above); logs in $dir"
-			# shellcheck disable=SC2086 # side and numbers
-			set -- $r_args
-		fi
 		if [ $rc = 0 ]; then
 			l=1
 			while [ $l -le "$4" ]; do
@@ -299,12 +284,7 @@ for side in before after; do
 done
 # A load whose timed windows held another task's work (doc/windows.rst)
 # is in the table, and said so; make ab fails at the end.
-perturbed=
-for f in "$OUT"/before-*.results "$OUT"/after-*.results; do
-	p=$(results_rows "$f" perturbed_chunks chunks |
-	    awk '$2 ~ /^[1-9][0-9]*$/ { printf " %s (%s of %s chunks)", $1, $2, $3 }')
-	[ -z "$p" ] || perturbed="$perturbed$nl  ${f##*/}:$p"
-done
+perturbed=$(perturbed_loads "$OUT"/before-*.results "$OUT"/after-*.results)
 compare --plot "$OUT/plot.svg" "$OUT"/before-*.results -- \
 	"$OUT"/after-*.results >"$OUT/table.txt"
 rc=$?
@@ -315,7 +295,7 @@ cat "$OUT/table.txt"
 echo
 say "$g guests in $(($(date +%s) - start)) s; results, table.txt, plot.svg and plot.png in $OUT"
 if [ -n "$perturbed" ]; then
-	say "error: timed windows that held another task's work (perturbed_chunks):$perturbed"
+	say "error: timed windows that held another task's work (perturbed_chunks):$nl$perturbed"
 	exit 1
 fi
 if [ -n "$left_out" ]; then

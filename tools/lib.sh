@@ -11,6 +11,11 @@ if [ -z "${BENCH_CACHE:-}" ]; then
 		BENCH_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/bench_page_pool
 	fi
 fi
+# the tools change folder (git bisect run, kbuild): one path for all
+case $BENCH_CACHE in
+/*) ;;
+*) BENCH_CACHE=$PWD/$BENCH_CACHE ;;
+esac
 nl='
 '
 
@@ -961,6 +966,41 @@ guest_boot() {	# image release mods payload out [guest.sh option]...
 	# shellcheck disable=SC2086 # GUEST_ARGS: options and their values
 	run_guest -k "$g_image" -r "$g_release" -m "$g_mods" $GUEST_ARGS \
 		-s "$VCPUS" -t "$TIMEOUT" -p "$g_payload" "$@" -o "$g_out"
+}
+
+# A guest_boot whose payload writes load-1 .. load-COUNT in OUT; with
+# PROFILE=1 (make ab, make track, make bisect: they source
+# profile-lib.sh) their profiles merged into OUT/profile.raw, named with
+# SYMS and the modules in MODS.  Returns guest_boot's status.
+guest_loads() {	# image release mods payload out count syms [guest.sh option]...
+	gl_image=$1 gl_release=$2 gl_mods=$3 gl_payload=$4 gl_out=$5
+	gl_count=$6 gl_syms=$7
+	shift 7
+	guest_boot "$gl_image" "$gl_release" "$gl_mods" "$gl_payload" \
+		"$gl_out" "$@"
+	gl_rc=$?
+	[ $gl_rc = 0 ] && [ "${PROFILE:-0}" = 1 ] || return $gl_rc
+	# the guest's sections are its loads, in order
+	set --
+	gl_l=1
+	while [ $gl_l -le "$gl_count" ]; do
+		set -- "$@" "$gl_out/load-$gl_l.results" "$gl_out/load-$gl_l.sections"
+		gl_l=$((gl_l + 1))
+	done
+	profile_merge "$gl_out/profile.raw" "$gl_syms" "$gl_mods" "$@" ||
+		die "no profile of the loads in $gl_out (above); its logs are there"
+}
+
+# The loads of RESULTS... whose timed windows held another task's work
+# (perturbed_chunks, doc/windows.rst): a line each, "  FILE: test (P of
+# N chunks)...", the file named without its folder.  Needs
+# results_lib.sh.
+perturbed_loads() {	# results...
+	for pl_f in "$@"; do
+		pl_p=$(results_rows "$pl_f" perturbed_chunks chunks |
+		       awk '$2 ~ /^[1-9][0-9]*$/ { printf " %s (%s of %s chunks)", $1, $2, $3 }')
+		[ -z "$pl_p" ] || printf '  %s:%s\n' "${pl_f##*/}" "$pl_p"
+	done
 }
 
 # A guest that failed with STATUS: the payload's output, when there is

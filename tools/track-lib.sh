@@ -81,12 +81,31 @@ track_commit() {	# rev
 	git -C "$TRACK_TOP" rev-parse --verify --quiet "$1^{commit}" 2>/dev/null
 }
 
-# One line of a commit: its subject, control characters made "?", at
-# most 72 characters: it reaches a terminal and the tables as text.
-track_subject() {	# id
-	git -C "$TRACK_TOP" log -1 --format=%s "$1" |
-		LC_ALL=C tr '\000-\011\013-\037\177' '?' | cut -c1-72
+# Text from a commit or a log, to a terminal: control characters but
+# the newline made "?".
+track_printable() {
+	LC_ALL=C tr '\000-\011\013-\037\177' '?'
 }
+
+# One line of a commit: its subject made printable, at most 72
+# characters: it reaches a terminal and the tables as text.
+track_subject() {	# id
+	git -C "$TRACK_TOP" log -1 --format=%s "$1" | track_printable |
+		cut -c1-72
+}
+
+# An awk function of make track's table and make bisect: a function
+# that moved, FUNCTION +I instructions[, loads +L]..., from the diffs of
+# its counts; the kinds that did not move left out.
+TRACK_MOVED_AWK='
+function moved_text(fn, insns, loads, stores, atomics, l1d,    t) {
+	t = sprintf("%s %+.3f instructions", fn, insns)
+	if (loads + 0 != 0) t = t sprintf(", loads %+.3f", loads)
+	if (stores + 0 != 0) t = t sprintf(", stores %+.3f", stores)
+	if (atomics + 0 != 0) t = t sprintf(", atomics %+.3f", atomics)
+	if (l1d + 0 != 0) t = t sprintf(", L1D misses %+.3f", l1d)
+	return t
+}'
 
 # The first line of a build log that says what went wrong.
 track_first_error() {	# log
@@ -96,23 +115,26 @@ track_first_error() {	# log
 
 # The build folder configured for the fragments, from the source as it
 # is checked out: tinyconfig, the fragments, and every option they set
-# kept (tiny_config_try); what went wrong at the end of LOG.
+# kept (tiny_config_try), made for each commit in a folder of its own,
+# so that a commit's kernel never depends on which commit was built
+# before it (a Kconfig symbol new since then would take its default,
+# not tinyconfig's "n"); copied into the build folder when it differs,
+# where kbuild rebuilds what the changed options touch.  What went wrong
+# at the end of LOG.
 track_configure() {	# log
-	[ -f "$TRACK_BUILD/.config" ] && [ -f "$TRACK_BUILD/.cfgkey" ] &&
-		[ "$(cat "$TRACK_BUILD/.cfgkey")" = "$TRACK_CFGKEY" ] && return 0
-	cache_miss "configuring $TRACK_BUILD: tinyconfig and $(basename "$TRACK_FRAGMENT")${CONFIG_FRAGMENT:+ and $CONFIG_FRAGMENT}"
-	rm -rf "$TRACK_BUILD"
-	mkdir -p "$TRACK_BUILD" || die "cannot create $TRACK_BUILD"
-	t_frag=$TRACK_BUILD/.fragment
-	cat "$TRACK_FRAGMENT" ${CONFIG_FRAGMENT:+"$CONFIG_FRAGMENT"} >"$t_frag" ||
-		die "cannot write $t_frag"
-	if ! tiny_config_try "$TRACK_SRC" "$TRACK_BUILD" "$t_frag" \
-		"$TRACK_BUILD/config.log"; then
-		cat "$TRACK_BUILD/config.log" >>"$1"
+	t_cfg=$(dirname "$TRACK_BUILD")/config-$TRACK_CFGKEY
+	mkdir -p "$t_cfg" "$TRACK_BUILD" || die "cannot create $t_cfg"
+	cat "$TRACK_FRAGMENT" ${CONFIG_FRAGMENT:+"$CONFIG_FRAGMENT"} \
+		>"$t_cfg/fragment" || die "cannot write $t_cfg/fragment"
+	if ! tiny_config_try "$TRACK_SRC" "$t_cfg" "$t_cfg/fragment" \
+		"$t_cfg/config.log"; then
+		cat "$t_cfg/config.log" >>"$1"
 		printf 'error: %s\n' "$TINY_WHY" >>"$1"
 		return 1
 	fi
-	printf '%s\n' "$TRACK_CFGKEY" >"$TRACK_BUILD/.cfgkey"
+	cmp -s "$t_cfg/.config" "$TRACK_BUILD/.config" ||
+		cp "$t_cfg/.config" "$TRACK_BUILD/.config" ||
+		die "cannot write $TRACK_BUILD/.config"
 }
 
 # Checks out ID in our clone and builds it; the log in LOG.
@@ -208,58 +230,55 @@ track_boot_why() {	# guest-out
 # commit's kernel, booted again when it fails; 1 with T_WHY when every
 # boot failed.
 track_guest() {	# dir first count
+	g_dir=$1 g_first=$2 g_count=$3
+	g_syms=
+	if [ "$PROFILE" = 1 ]; then
+		profile_symbols "$TK_IMAGE" "$TK_RELEASE"
+		g_syms=$PROFILE_SYMS
+	fi
 	g_boot=1
 	while :; do
-		g_out=$1/guest-$2
-		rm -rf "$g_out"
-		set -- "$1" "$2" "$3"
-		g_opts=
-		[ "$E2E" = 0 ] || g_opts="-f $E2E_BIN -D $OUT/e2e-modules $E2E_GUEST"
-		# shellcheck disable=SC2086 # options
-		guest_boot "$TK_IMAGE" "$TK_RELEASE" "$TK_MODS" \
-			"$(track_payload "$3")" "$g_out" $g_opts
+		g_run=$g_dir/guest-$g_first
+		rm -rf "$g_run"
+		set --
+		# shellcheck disable=SC2086 # an option or none
+		[ "$E2E" = 0 ] ||
+			set -- -f "$E2E_BIN" -D "$OUT/e2e-modules" $E2E_GUEST
+		guest_loads "$TK_IMAGE" "$TK_RELEASE" "$TK_MODS" \
+			"$(track_payload "$g_count")" "$g_run" "$g_count" \
+			"$g_syms" "$@"
 		g_rc=$?
 		if [ $g_rc = 0 ]; then
 			g_l=1
-			set -- "$1" "$2" "$3"
-			if [ "$PROFILE" = 1 ]; then
-				g_pairs=
-				while [ $g_l -le "$3" ]; do
-					g_pairs="$g_pairs $g_out/load-$g_l.results $g_out/load-$g_l.sections"
-					g_l=$((g_l + 1))
-				done
-				profile_symbols "$TK_IMAGE" "$TK_RELEASE"
-				# shellcheck disable=SC2086 # paths of our own
-				profile_merge "$g_out/profile.raw" "$PROFILE_SYMS" \
-					"$TK_MODS" $g_pairs ||
-					die "$g_out: no profile (above)"
-				g_l=1
-			fi
-			while [ $g_l -le "$3" ]; do
-				cp "$g_out/load-$g_l.results" \
-					"$1/$(printf 'load-%02d' $(($2 + g_l - 1))).results" ||
-					die "$g_out: no load-$g_l.results"
+			while [ $g_l -le "$g_count" ]; do
+				cp "$g_run/load-$g_l.results" \
+					"$g_dir/$(printf 'load-%02d' $((g_first + g_l - 1))).results" ||
+					die "$g_run: no load-$g_l.results"
 				g_l=$((g_l + 1))
 			done
 			return 0
 		fi
 		# The payload failed: the module does not load there.
 		if [ $g_rc != 125 ]; then
-			T_WHY="the module failed to load: $(grep -m 1 'bench_load' "$g_out/output.txt" | cut -c1-200)"
+			T_WHY="the module failed to load: $(grep -m 1 'bench_load' "$g_run/output.txt" | cut -c1-200)"
 			return 1
 		fi
 		if [ $g_boot -ge $TRACK_BOOTS ]; then
-			T_WHY="boot failed: $(track_boot_why "$g_out")"
+			T_WHY="boot failed: $(track_boot_why "$g_run")"
 			return 1
 		fi
-		say "$(basename "$1"): the guest failed (log: $g_out); booting it again ($((g_boot + 1)) of $TRACK_BOOTS)"
-		mv "$g_out" "$g_out.boot$g_boot"
+		say "$(basename "$g_dir"): the guest failed (log: $g_run); booting it again ($((g_boot + 1)) of $TRACK_BOOTS)"
+		mv "$g_run" "$g_run.boot$g_boot"
 		g_boot=$((g_boot + 1))
 	done
 }
 
 # LOADS loads of the kernel of TK_* into DIR/load-NN.results.
 track_loads() {	# dir
+	# the scenarios' modules (veth, pktgen), where the fragments make
+	# them modules: the release of the kernels is one
+	[ "$E2E" = 0 ] || [ -d "$OUT/e2e-modules" ] ||
+		e2e_modules "$OUT" "$TK_RELEASE" "$TRACK_BUILD"
 	l_first=1
 	while [ $l_first -le "$LOADS" ]; do
 		l_count=$((LOADS - l_first + 1))

@@ -26,8 +26,9 @@
 #              one table of them all (no TREE, nothing measured)
 #   OUT        new or empty folder (default: build/track-YYYYmmdd-HHMMSS)
 #   TIMEOUT    seconds before a guest counts as hung (default: 900)
-# Exit status: 0; 1 when a commit did not build or boot, or FAIL_ABOVE
-# found a commit; 2 for bad input, before any guest.
+# Exit status: 0; 1 when a commit did not build or boot, a load's timed
+# windows held another task's work, or the FAIL_ABOVE gate failed; 2 for
+# bad input, before any guest, or a base that does not build or boot.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/results_lib.sh"
@@ -48,6 +49,9 @@ make -s -C "$BENCH_TOP/tools/compare" >&2 || die "cannot build bench-compare"
 err=$("$COMPARE" --dry-run ${ALPHA:+--alpha "$ALPHA"} \
 	${FAIL_ABOVE:+--fail-above "$FAIL_ABOVE"} 2>&1 >/dev/null) ||
 	usage_die "${ALPHA:+ALPHA=$ALPHA }${FAIL_ABOVE:+FAIL_ABOVE=$FAIL_ABOVE }(bench-compare's options): $(printf '%s\n' "$err" | head -n 1)"
+# the gate reads it as a JSON number (track_gate)
+[ -z "$FAIL_ABOVE" ] || results_is_number "$FAIL_ABOVE" ||
+	usage_die "FAIL_ABOVE=$FAIL_ABOVE: accepted: a percentage as a plain decimal number, e.g. 2 or 0.5"
 
 if [ -n "$MERGE" ]; then
 	[ -z "${TREE:-}" ] && [ -z "${RANGE:-}" ] ||
@@ -163,10 +167,6 @@ track_measure() {	# index
 	[ "$(cat "$m_dir/status")" = built ] || return 0
 	track_kernel "$m_id" || die "$m_id: its kernel is gone from $TK_DIR"
 	m_t1=$(date +%s)
-	# the scenarios' modules (veth, pktgen), where the fragments
-	# make them modules: the release of the kernels is one
-	[ "$E2E" = 0 ] || [ -d "$OUT/e2e-modules" ] ||
-		e2e_modules "$OUT" "$TK_RELEASE" "$TRACK_BUILD"
 	if ! track_loads "$m_dir"; then
 		say "$(printf '%.12s' "$m_id"): $T_WHY"
 		printf '%s\n' "$T_WHY" >"$m_dir/status"
@@ -187,6 +187,9 @@ for t_i in $(cat "$OUT/measure"); do
 done
 for t_i in $(cat "$OUT/measure"); do
 	track_measure "$t_i"
+	# nothing to compare the next commits with
+	[ "$t_i" = 0 ] && [ "$(cat "$OUT/00-"*/status)" != ok ] &&
+		{ say "error: the base, $(printf '%.12s' "$t_base"), was not measured: $(cat "$OUT/00-"*/status)"; exit 2; }
 done
 
 # --- each commit against the nearest earlier commit measured ---

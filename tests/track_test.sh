@@ -84,7 +84,7 @@ refused() {	# description pattern script variable...
 }
 
 ktap_print_header
-ktap_set_plan 25
+ktap_set_plan 28
 refused "make track: no TREE" 'needs TREE=' track.sh RANGE=A..B
 refused "make track: TREE is no folder" 'TREE=/nonexistent: no such folder' \
 	track.sh TREE=/nonexistent RANGE=A..B
@@ -126,9 +126,9 @@ refused "make track MERGE: a commit no folder measured" \
 	'measured commit\(s\) 1 of the range' track.sh MERGE="$dir/one"
 # Two shards' folders of one range of three commits, as make track
 # writes them: MERGE gives the one table, each commit from its owner.
-row() {	# test verdict diff
-	printf '{"test": "%s", "instructions": {"before": 82.000, "after": %s, "diff": %s, "ci": [%s, %s]}, "pct_change": 0.00, "verdict": "%s"}' \
-		"$1" "$3" "$3" "$3" "$3" "$2"
+row() {	# test verdict diff pct
+	printf '{"test": "%s", "instructions": {"before": 82.000, "after": %s, "diff": %s, "ci": [%s, %s]}, "pct_change": %s, "verdict": "%s"}' \
+		"$1" "$(awk -v d="$3" 'BEGIN { printf "%.3f", 82 + d }')" "$3" "$3" "$3" "$4" "$2"
 }
 for s in a b; do
 	mkdir -p "$dir/shard-$s"
@@ -145,10 +145,10 @@ for i in 1 2 3; do
 	mkdir -p "$d"
 	printf 'ok\n' >"$d/status"
 	printf '%s\n' $((i - 1)) >"$d/parent"
-	v=noise diff=0
-	[ $i = 2 ] && v=change diff=3
+	v=noise diff=0 pct=0.00
+	[ $i = 2 ] && v=change diff=3 pct=3.66
 	printf '{"settings": {"clock": "instructions"}, "loads": {"before": 6, "after": 6}, "rows": [%s]}\n' \
-		"$(row tasklet_page_pool01_fast_path $v $diff)" >"$d/compare.json"
+		"$(row tasklet_page_pool01_fast_path $v $diff $pct)" >"$d/compare.json"
 done
 env MERGE="$dir/shard-a $dir/shard-b" OUT="$dir/merged" \
 	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
@@ -160,6 +160,26 @@ ktap_print_msg "MERGE: exit $rc; commits $got; cells$cells"
 [ $rc = 0 ] && [ "$got" = "1:c1:noise 2:c2:change 3:c3:noise" ] &&
 	[ "$cells" = " 82.000 . +3.000 ." ]
 report $? "make track MERGE: two shards' folders give the one table, each commit from the shard that owns it"
+# The gate on them: the first commit over the budget is named; a
+# commit none of whose rows could be judged fails it.
+env MERGE="$dir/shard-a $dir/shard-b" OUT="$dir/gate" FAIL_ABOVE=2 \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+ktap_print_msg "FAIL_ABOVE=2: exit $rc: $(grep '%' "$dir/said" | tr '\n' ' ')"
+[ $rc = 1 ] && [ "$(grep -c '%' "$dir/said")" = 2 ] &&
+	grep -q '^FAIL_ABOVE=2: the first commit slower by more than 2% with a change verdict:$' "$dir/said" &&
+	grep -qx '\[2\] c2 two: tasklet_page_pool01_fast_path 3.66% (82 -> 85 instructions)' "$dir/said"
+report $? "make track FAIL_ABOVE=2: exit 1 naming the first commit and row over 2%"
+sed 's/"noise"/"n\/a"/' "$dir/shard-a/03-c3/compare.json" >"$dir/na.json" &&
+	mv "$dir/na.json" "$dir/shard-a/03-c3/compare.json"
+env MERGE="$dir/shard-a $dir/shard-b" OUT="$dir/gate-na" FAIL_ABOVE=50 \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+ktap_print_msg "FAIL_ABOVE=50, [3] n/a: exit $rc: $(grep '^FAIL_ABOVE' "$dir/said")"
+[ $rc = 1 ] && grep -qx 'FAIL_ABOVE=50: \[3\] c3 three: no row could be judged (every row n/a: too few loads, or no % change)' "$dir/said"
+report $? "make track FAIL_ABOVE: a commit none of whose rows was judged fails the gate"
+refused "make track: FAIL_ABOVE=0x10" 'FAIL_ABOVE=0x10: accepted: a percentage' \
+	track.sh MERGE="$dir/shard-a" FAIL_ABOVE=0x10
 refused "make bisect: GOOD not an ancestor of BAD" 'is not an ancestor' \
 	bisect.sh TREE="$tree" GOOD=C BAD=B TEST=for_loop
 refused "make bisect: a TEST that is no name" 'a test name is letters' \

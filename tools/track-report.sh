@@ -102,17 +102,21 @@ track_json() {	# out dir...
 	' >"$j_out/track.json" || die "cannot write $j_out/track.json"
 }
 
-# The table: a row per test, the base's value, then per commit its exact
-# change against its parent where bench-compare says "change", "." for
-# noise; the commits and what moved under it.
-track_table() {	# track.json
-	jq -r '
-	.clock as $clock
+# The table: a row per test, the base's value (where a commit was
+# compared with the base), then per commit its shift against its parent
+# where bench-compare says "change", "." for noise; the commits and what
+# moved under it, and the parent of a commit compared with another than
+# the one before it (COMMITS is the range's commits.tsv).
+track_table() {	# track.json commits
+	jq -r --rawfile tsv "$2" '
+	($tsv | split("\n") | map(select(length > 0) | split("\t")[1])) as $ids
+	| .clock as $clock
+	| .base.id as $base
 	| ([.commits[] | .rows[] | .test] | reduce .[] as $t ([]; if index([$t]) then . else . + [$t] end)) as $tests
 	| "clock\t\($clock // "instructions")",
 	  "base\t\(.base.id[0:12])\t\(.base.subject)",
-	  (.commits[] | "commit\t\(.index)\t\(.id[0:12])\t\(.status)\t\(.parent // "" | .[0:12])\t\(.subject)"),
-	  ($tests[] as $t | "row\t\($t)\t" + ([.commits[] | (.rows[] | select(.test == $t)) as $r
+	  (.commits[] | "commit\t\(.index)\t\(.id[0:12])\t\(.status)\t\(if .parent != null and .parent != $ids[.index - 1] then .parent[0:12] else "" end)\t\(.subject)"),
+	  ($tests[] as $t | "row\t\($t)\t" + ([.commits[] | select(.parent == $base) | (.rows[] | select(.test == $t)) as $r
 		| ($r[$clock].before // "")] | first // "" | tostring)
 		+ "\t" + ([.commits[] | [(.rows[] | select(.test == $t))] as $m
 		| if .status != "ok" then "x"
@@ -123,7 +127,7 @@ track_table() {	# track.json
 	  (.commits[] | .index as $i | .rows[] | select(.verdict == "change")
 		| .test as $t | (.profile.moved // [])[]
 		| "moved\t\($i)\t\($t)\t\(.function)\t\(.counts.insns.diff)\t\(.counts.loads.diff)\t\(.counts.stores.diff)\t\(.counts.atomics.diff)\t\(.counts.l1d_miss.diff // 0)")
-	' "$1" | awk -F '\t' '
+	' "$1" | awk -F '\t' "$TRACK_MOVED_AWK"'
 	function signed(x) { return sprintf("%+.3f", x) }
 	$1 == "clock" { clock = $2; next }
 	$1 == "base" { base = $2; bsubj = $3; next }
@@ -137,13 +141,8 @@ track_table() {	# track.json
 		next
 	}
 	$1 == "moved" {
-		m++; mline[m] = sprintf("    %s: %s %s instructions", $3, $4, signed($5))
-		extra = ""
-		if ($6 + 0 != 0) extra = extra sprintf(", loads %s", signed($6))
-		if ($7 + 0 != 0) extra = extra sprintf(", stores %s", signed($7))
-		if ($8 + 0 != 0) extra = extra sprintf(", atomics %s", signed($8))
-		if ($9 + 0 != 0) extra = extra sprintf(", L1D misses %s", signed($9))
-		mline[m] = mline[m] extra; mof[m] = $2
+		m++; mline[m] = "    " $3 ": " moved_text($4, $5, $6, $7, $8, $9)
+		mof[m] = $2
 		next
 	}
 	END {
@@ -164,12 +163,12 @@ track_table() {	# track.json
 			}
 			printf "\n"
 		}
-		printf "\ncells: the exact change against the parent where bench-compare says change; \".\" noise; \"-\" not measured; \"?\" no verdict\n"
+		printf "\ncells: the shift against the parent, as bench-compare estimates it over the whole window, where it says change; \".\" noise; \"-\" not measured; \"?\" no verdict\n"
 		printf "base %s %s\n", substr(base, 1, 12), bsubj
 		for (c = 1; c <= n; c++) {
 			printf "[%s] %s %s", idx[c], id[c], subj[c]
 			if (status[c] != "ok") printf "\n    %s", status[c]
-			else if (parent[c] != "" && c > 1 && parent[c] != substr(id[c - 1], 1, 12))
+			else if (parent[c] != "")
 				printf "\n    compared with %s, the nearest earlier commit measured", parent[c]
 			printf "\n"
 			for (k = 1; k <= m; k++) if (mof[k] == idx[c]) print mline[k]
@@ -183,13 +182,13 @@ track_svg() {	# track.json
 	jq -r '
 	.clock as $clock
 	| ([.commits[] | .rows[] | .test] | reduce .[] as $t ([]; if index([$t]) then . else . + [$t] end)) as $tests
-	| "clock\t\($clock // "instructions")\t\(.commits | length)",
+	| "clock\t\($clock // "instructions")\t\(.commits | length)\t\([.commits[] | .index] | join(","))",
 	  ($tests[] as $t | "row\t\($t)\t" + ([(.commits[] | (.rows[] | select(.test == $t)) | .[$clock].before)] | first // "" | tostring)
 		+ "\t" + ([.commits[] | [(.rows[] | select(.test == $t))] as $m
 		| if ($m | length) == 0 or .status != "ok" then "" else ($m[0][$clock].after | tostring) end] | join("\t")))
 	' "$1" | awk -F '\t' '
 	function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
-	$1 == "clock" { clock = $2; n = $3; next }
+	$1 == "clock" { clock = $2; n = $3; split($4, idx, ","); next }
 	$1 == "row" { r++; name[r] = $2; for (c = 0; c <= n; c++) val[r, c] = $(3 + c) }
 	END {
 		pw = 640; ph = 115; top = 30
@@ -212,14 +211,14 @@ track_svg() {	# track.json
 				span = 1
 			}
 			for (c = 0; c <= n; c++)
-				printf "<text x=\"%.1f\" y=\"%d\" fill=\"#555\" text-anchor=\"middle\" font-size=\"9\">%s</text>\n", 200 + (n ? c * 420 / n : 0), y0 + 104, c ? "[" c "]" : "base"
+				printf "<text x=\"%.1f\" y=\"%d\" fill=\"#555\" text-anchor=\"middle\" font-size=\"9\">%s</text>\n", 200 + (n ? c * 420 / n : 0), y0 + 104, c ? "[" idx[c] "]" : "base"
 			pts = ""
 			for (c = 0; c <= n; c++) {
 				x = 200 + (n ? c * 420 / n : 0)
 				if (val[i, c] == "") { if (pts != "") printf "<polyline fill=\"none\" stroke=\"#36c\" points=\"%s\"/>\n", pts; pts = ""; continue }
 				y = y0 + 90 - (val[i, c] - lo) * 70 / span
 				pts = pts sprintf("%.1f,%.1f ", x, y)
-				printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#36c\"><title>%s</title></circle>\n", x, y, (c ? "[" c "] " : "base ") val[i, c]
+				printf "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#36c\"><title>%s</title></circle>\n", x, y, (c ? "[" idx[c] "] " : "base ") val[i, c]
 			}
 			if (pts != "") printf "<polyline fill=\"none\" stroke=\"#36c\" points=\"%s\"/>\n", pts
 		}
@@ -228,13 +227,13 @@ track_svg() {	# track.json
 }
 
 # The report of DIR... into OUT: track.json, track.txt, track.svg; the
-# table on stdout.  Exit 1 when a commit did not build or boot, or
-# FAIL_ABOVE found a commit slower by more than it with "change".
+# table on stdout.  Exit 1 when a commit did not build or boot, a load's
+# windows held another task's work, or the FAIL_ABOVE gate failed.
 track_report() {	# out dir...
 	r_out=$1
 	shift
 	track_json "$r_out" "$@"
-	track_table "$r_out/track.json" >"$r_out/track.txt" ||
+	track_table "$r_out/track.json" "$1/commits.tsv" >"$r_out/track.txt" ||
 		die "cannot write $r_out/track.txt"
 	track_svg "$r_out/track.json" >"$r_out/track.svg" ||
 		die "cannot write $r_out/track.svg"
@@ -244,22 +243,45 @@ track_report() {	# out dir...
 		"$r_out/track.json")
 	if [ -n "$r_bad" ]; then
 		say "commits that were not measured:"
-		printf '%s\n' "$r_bad" | LC_ALL=C tr '\000-\011\013-\037\177' '?' >&2
+		printf '%s\n' "$r_bad" | track_printable >&2
 		r_rc=1
 	fi
-	if [ -n "${FAIL_ABOVE:-}" ]; then
-		r_first=$(jq -r --argjson p "$FAIL_ABOVE" '
-		.clock as $clock
-		| [.commits[] | . as $c | .rows[]
-		   | select(.verdict == "change" and .pct_change != null and .pct_change > $p)
-		   | "[\($c.index)] \($c.id[0:12]) \($c.subject): \(.test) \(.pct_change)% (\(.[$clock].before) -> \(.[$clock].after) \($clock))"]
-		| first // empty' "$r_out/track.json")
-		if [ -n "$r_first" ]; then
-			say "FAIL_ABOVE=$FAIL_ABOVE: the first commit slower by more than $FAIL_ABOVE% with a change verdict:"
-			printf '%s\n' "$r_first" >&2
-			r_rc=1
-		fi
+	r_pert=$(while IFS="$(printf '\t')" read -r r_i r_dir; do
+			set -- "$r_dir"/load-*.results
+			[ -f "$1" ] || continue
+			perturbed_loads "$@" | sed "s/^ /[$r_i]/"
+		 done <"$r_out/owners.tsv")
+	if [ -n "$r_pert" ]; then
+		say "error: timed windows that held another task's work (perturbed_chunks):"
+		printf '%s\n' "$r_pert" >&2
+		r_rc=1
 	fi
+	[ -z "${FAIL_ABOVE:-}" ] || track_gate "$r_out/track.json" || r_rc=1
 	say "OUT: $r_out (track.txt, track.json, track.svg, every load's results)"
 	return $r_rc
+}
+
+# FAIL_ABOVE, as bench-compare --fail-above judges one comparison: 1,
+# naming the first commit and row slower by more than FAIL_ABOVE% with
+# a "change" verdict, or a commit none of whose rows could be judged (a
+# gate that checked nothing must not pass).
+track_gate() {	# track.json
+	g_found=$(jq -r --argjson p "$FAIL_ABOVE" '
+	.clock as $clock
+	| ([.commits[] | . as $c | .rows[]
+	    | select(.verdict == "change" and .pct_change != null and .pct_change > $p)
+	    | "[\($c.index)] \($c.id[0:12]) \($c.subject): \(.test) \(.pct_change)% (\(.[$clock].before) -> \(.[$clock].after) \($clock))"]
+	   | first // empty | "slower\t" + .),
+	  (.commits[] | select(.status == "ok" and .parent != null)
+	   | select([.rows[] | select(.verdict != "n/a" and .pct_change != null)] | length == 0)
+	   | "unjudged\t[\(.index)] \(.id[0:12]) \(.subject): no row could be judged (every row n/a: too few loads, or no % change)")
+	' "$1") || die "cannot read $1"
+	[ -n "$g_found" ] || return 0
+	if printf '%s\n' "$g_found" | grep -q '^slower'; then
+		say "FAIL_ABOVE=$FAIL_ABOVE: the first commit slower by more than $FAIL_ABOVE% with a change verdict:"
+		printf '%s\n' "$g_found" | sed -n 's/^slower\t//p' >&2
+	fi
+	printf '%s\n' "$g_found" |
+		sed -n "s/^unjudged\t/FAIL_ABOVE=$FAIL_ABOVE: /p" >&2
+	return 1
 }

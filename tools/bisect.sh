@@ -19,8 +19,24 @@
 #   OUT        new or empty folder (default: build/bisect-YYYYmmdd-HHMMSS)
 # A commit that does not build or boot is skipped (git bisect's 125),
 # with its reason.  Exit status: 0 found; 1 not found (BAD does not
-# differ from GOOD, or only skipped commits are left); 2 bad input.
+# differ from GOOD, or only skipped commits are left, or the oracle
+# failed), or found from a load whose windows held another task's work;
+# 2 bad input.
 set -u
+
+# git bisect run's oracle is this script with BISECT_STEP=1, run here
+# so that only its verdicts reach git (0 as at GOOD, 1 moved, 125
+# skip): any other end of it (an error, a signal) aborts the bisect
+# (128) instead of marking the commit bad.
+if [ "${BISECT_STEP:-}" = 1 ] && [ -z "${BISECT_ORACLE:-}" ]; then
+	BISECT_ORACLE=1 sh "$0"
+	case $? in
+	0) exit 0 ;;
+	10) exit 1 ;;
+	125) exit 125 ;;
+	*) exit 128 ;;
+	esac
+fi
 . "$(dirname "$0")/lib.sh"
 . "$BENCH_TOP/results_lib.sh"
 . "$BENCH_TOP/tools/profile-lib.sh"
@@ -41,8 +57,13 @@ case $TEST in
 esac
 [ -z "$MOVED_BY" ] || results_is_number "$MOVED_BY" ||
 	usage_die "MOVED_BY=$MOVED_BY: accepted: a plain decimal number of instructions per element, e.g. 2 or 0.5"
-# the oracle's calls (BISECT_STEP=1) share the first call's OUT
+# the oracle's calls (BISECT_STEP=1) share the first call's OUT; they
+# run in the clone, so every path they are given is absolute
 [ "${BISECT_STEP:-}" = 1 ] || check_new_folder OUT "$OUT"
+case ${CONFIG_FRAGMENT:-/} in
+/*) ;;
+*) CONFIG_FRAGMENT=$PWD/$CONFIG_FRAGMENT ;;
+esac
 LOADS=${LOADS:-6}
 check_whole LOADS "$LOADS" 1
 LOADS_PER_GUEST=$LOADS
@@ -64,8 +85,9 @@ BISECT_BAD=$(track_commit "$BAD") ||
 git -C "$TRACK_TOP" merge-base --is-ancestor "$BISECT_GOOD" "$BISECT_BAD" ||
 	usage_die "GOOD=$GOOD is not an ancestor of BAD=$BAD"
 mkdir -p "$OUT" || usage_die "OUT=$OUT: cannot create it"
+OUT=$(cd "$OUT" && pwd) || usage_die "OUT=$OUT: cannot enter it"
 guest_packages
-choose_accel 2>/dev/null
+choose_accel
 
 # The loads of commit ID in OUT/ID12: 0, or 125 with the reason in
 # its folder's status when it does not build or boot.
@@ -108,9 +130,12 @@ bisect_moved() {	# id
 	awk -v d="$2" -v m="$MOVED_BY" 'BEGIN { exit !(d >= m || -d >= m) }'
 }
 
-# git bisect run's oracle: 0 good, 1 bad (moved), 125 skip.
+# The oracle: 0 good, 10 bad (moved), 125 skip; the commit is git
+# bisect's BISECT_HEAD (it never checks out: make track's builds check
+# out the clone's work tree, under their lock).
 if [ "${BISECT_STEP:-}" = 1 ]; then
-	b_id=$(git -C "$TRACK_SRC" rev-parse HEAD) || exit 128
+	b_id=$(git -C "$TRACK_SRC" rev-parse --verify BISECT_HEAD) ||
+		die "no BISECT_HEAD in $TRACK_SRC"
 	bisect_loads "$b_id"
 	b_rc=$?
 	if [ $b_rc = 125 ]; then
@@ -119,7 +144,7 @@ if [ "${BISECT_STEP:-}" = 1 ]; then
 	fi
 	if bisect_moved "$b_id"; then
 		say "$(printf '%.12s' "$b_id"): $TEST moved: $(bisect_row "$BISECT_GOOD" "$b_id")"
-		exit 1
+		exit 10
 	fi
 	say "$(printf '%.12s' "$b_id"): $TEST as at GOOD: $(bisect_row "$BISECT_GOOD" "$b_id")"
 	exit 0
@@ -140,25 +165,27 @@ fi
 track_clone
 (
 	flock 9 || exit 1
-	git -C "$TRACK_SRC" bisect reset -q >/dev/null 2>&1
-	git -C "$TRACK_SRC" bisect start --first-parent "$BISECT_BAD" \
-		"$BISECT_GOOD" >"$OUT/bisect.log" 2>&1 &&
-	BISECT_STEP=1 OUT=$OUT TREE=$TREE TEST=$TEST MOVED_BY=$MOVED_BY \
+	git -C "$TRACK_SRC" bisect reset HEAD >/dev/null 2>&1
+	git -C "$TRACK_SRC" bisect start --no-checkout --first-parent \
+		"$BISECT_BAD" "$BISECT_GOOD" >"$OUT/bisect.log" 2>&1 &&
+	BISECT_STEP=1 OUT=$OUT TREE=$TRACK_TOP TEST=$TEST MOVED_BY=$MOVED_BY \
 		ARGS=${ARGS#"tests=$TEST"} LOADS=$LOADS PROFILE=$PROFILE \
 		GOOD=$BISECT_GOOD BAD=$BISECT_BAD \
+		CONFIG_FRAGMENT=${CONFIG_FRAGMENT:-} BENCH_CACHE=$BENCH_CACHE \
 		git -C "$TRACK_SRC" bisect run sh "$BENCH_TOP/tools/bisect.sh" \
 		>>"$OUT/bisect.log" 2>&1
 	b_rc=$?
 	git -C "$TRACK_SRC" bisect log >"$OUT/bisect-steps.log" 2>&1
 	git -C "$TRACK_SRC" rev-parse --verify -q refs/bisect/bad \
 		>"$OUT/first-bad" 2>/dev/null
-	git -C "$TRACK_SRC" bisect reset -q >/dev/null 2>&1
+	git -C "$TRACK_SRC" bisect reset HEAD >/dev/null 2>&1
 	exit $b_rc
 ) 9>"$(dirname "$TRACK_SRC")/.bisect-lock"
 b_rc=$?
 grep -E '^[0-9a-f]{12}: ' "$OUT/bisect.log" >&2
 if [ $b_rc != 0 ] || ! grep -q 'is the first bad commit' "$OUT/bisect.log"; then
-	say "git bisect found no single commit (exit $b_rc): $(grep -m 1 -E 'only skipped|cannot|error' "$OUT/bisect.log")"
+	say "git bisect found no single commit (exit $b_rc): $(grep -m 1 -E 'only skipped|cannot|error|failed|^usage' "$OUT/bisect.log")"
+	say "its log: $OUT/bisect.log"
 	exit 1
 fi
 b_first=$(cat "$OUT/first-bad")
@@ -179,16 +206,21 @@ if [ "$PROFILE" = 1 ]; then
 		| [.function, .counts.insns.diff, .counts.loads.diff,
 		   .counts.stores.diff, .counts.atomics.diff,
 		   .counts.l1d_miss.diff] | @tsv' "$OUT/compare.json" |
-		awk -F '\t' '{
-			printf "    %s %+.3f instructions", $1, $2
-			if ($3 != 0) printf ", loads %+.3f", $3
-			if ($4 != 0) printf ", stores %+.3f", $4
-			if ($5 != 0) printf ", atomics %+.3f", $5
-			if ($6 != 0) printf ", L1D misses %+.3f", $6
-			printf "\n"
-		}'
+		awk -F '\t' "$TRACK_MOVED_AWK"'
+		{ print "    " moved_text($1, $2, $3, $4, $5, $6) }'
 fi
 printf '  %s commits tested, %s skipped; git bisect log: %s\n' \
 	"$(grep -c '^[0-9a-f]\{12\}: ' "$OUT/bisect.log")" \
 	"$(grep -c '^[0-9a-f]\{12\}: skipped' "$OUT/bisect.log")" \
 	"$OUT/bisect-steps.log"
+# an oracle's count that held another task's work (doc/windows.rst)
+b_pert=$(for b_dir in "$OUT"/*/; do
+		set -- "$b_dir"load-*.results
+		[ -f "$1" ] || continue
+		perturbed_loads "$@" | sed "s/^ /$(basename "$b_dir")/"
+	 done)
+if [ -n "$b_pert" ]; then
+	say "error: timed windows that held another task's work (perturbed_chunks):"
+	printf '%s\n' "$b_pert" >&2
+	exit 1
+fi

@@ -1003,7 +1003,9 @@ plan_load() {	# k
 	# Twins that both ran in this load.
 	while read -r a b; do
 		case $ran in
-		*" $b "*) printf '%s\n' "twin $1 $a $b" ;;
+		*" $a "*) case $ran in
+			*" $b "*) printf '%s\n' "twin $1 $a $b" ;;
+			esac ;;
 		esac
 	done <"$work/twins"
 	if [ -n "$thresholds" ]; then

@@ -542,8 +542,8 @@ build_host_tools() {
 # a cold load, an atomic, the revert of the three) committed on Debian's
 # linux-source-6.12 in a git tree of the cache, tagged track-base and
 # track-head: cached by the source and the patches.  The git tree takes
-# hard links of the unpacked source; the one file the series changes
-# gets a copy of its own first.
+# hard links of the unpacked source; the file the series changes and
+# the one the developer's edit appends to get copies of their own first.
 TRACK_CHECK=$BENCH_CACHE/track-check
 track_check_tree() {
 	t_key=$({ ls -l --time-style=+%s /usr/src/linux-source-6.12.tar.* 2>/dev/null
@@ -556,8 +556,9 @@ track_check_tree() {
 	mkdir -p "$TRACK_CHECK" && cp -al "$SRC" "$TRACK_TREE" || return 1
 	(
 		cd "$TRACK_TREE" || exit 1
-		rm -f .unpacked .gitignore net/core/page_pool.c &&
+		rm -f .unpacked .gitignore net/core/page_pool.c README &&
 		cp "$SRC/net/core/page_pool.c" net/core/page_pool.c &&
+		cp "$SRC/README" README &&
 		# Debian's packaging lines ignore every top-level path
 		grep -vx -e '/\*' -e '!/debian/' "$SRC/.gitignore" >.gitignore &&
 		git init -q && git add -A &&
@@ -609,9 +610,10 @@ track_kernels() {
 # under way.
 tree_state() {	# tree
 	git -C "$1" rev-parse HEAD
-	git -C "$1" symbolic-ref -q HEAD || echo detached
-	md5sum <"$1/.git/index"
+	git -C "$1" symbolic-ref -q HEAD || printf 'detached\n'
+	# after git status, which may refresh the index's stat data
 	git -C "$1" status --porcelain
+	md5sum <"$1/.git/index"
 	md5sum <"$1/README"
 	git -C "$1" bisect log 2>&1
 }
@@ -636,7 +638,7 @@ track_run() {
 		sh "$BENCH_TOP/tools/track.sh" >"$LOGDIR/track.out" 2>&1
 	track_rc=$?
 	tree_state "$g" >"$LOGDIR/track-state.after"
-	git -C "$g" bisect reset -q >/dev/null 2>&1
+	git -C "$g" bisect reset >/dev/null 2>&1
 	git -C "$g" checkout -q -- README
 	rm -f "$g/untracked-of-the-developer"
 	sed 's/^/# /' "$LOGDIR/track.out" >&2
@@ -718,7 +720,7 @@ track_bisect() {
 		sh "$BENCH_TOP/tools/bisect.sh" >"$LOGDIR/bisect.out" 2>&1
 	b_rc=$?
 	tree_state "$g" >"$LOGDIR/bisect-state.after"
-	git -C "$g" bisect reset -q >/dev/null 2>&1
+	git -C "$g" bisect reset >/dev/null 2>&1
 	git -C "$g" checkout -q -- README
 	sed 's/^/# /' "$LOGDIR/bisect.out" >&2
 	diff "$LOGDIR/bisect-state.before" "$LOGDIR/bisect-state.after" >&2 ||

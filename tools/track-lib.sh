@@ -222,7 +222,8 @@ track_payload() {	# count
 # What a guest that failed to boot said: its first panic or oops line.
 track_boot_why() {	# guest-out
 	t_why=$(grep -m 1 -E 'Kernel panic|BUG:|Oops|general protection' \
-		"$1/console.log" 2>/dev/null | sed 's/^\[[^]]*\] //' | cut -c1-200)
+		"$1/console.log" 2>/dev/null | tr -d '\r' |
+		sed 's/^\[[^]]*\] //' | cut -c1-200)
 	printf '%s\n' "${t_why:-no panic line: see $1/console.log}"
 }
 
@@ -263,7 +264,11 @@ track_guest() {	# dir first count
 			T_WHY="the module failed to load: $(grep -m 1 'bench_load' "$g_run/output.txt" | cut -c1-200)"
 			return 1
 		fi
-		if [ $g_boot -ge $TRACK_BOOTS ]; then
+		# The runner booted it three times and the kernel reported a
+		# problem before the payload each time (console.boot1.log,
+		# console.boot2.log): the commit's, not the machine's.
+		if [ $g_boot -ge $TRACK_BOOTS ] ||
+		   [ -f "$g_run/console.boot2.log" ]; then
 			T_WHY="boot failed: $(track_boot_why "$g_run")"
 			return 1
 		fi

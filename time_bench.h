@@ -93,7 +93,9 @@ struct time_bench_test {
 	unsigned int bit;		/* of run_flags */
 	const struct time_bench_context *context;
 	/* Runs @loops iterations in the context, returns how many
-	 * completed; NULL in contexts of several CPUs.
+	 * completed; NULL in contexts of several CPUs.  Never sleeps:
+	 * time_bench_process runs it with preemption off (except on
+	 * PREEMPT_RT), the other contexts in softirq.
 	 */
 	u64 (*body)(void *priv, u64 loops);
 	/* Process context, after the context's setup: what the body

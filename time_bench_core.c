@@ -62,8 +62,8 @@ static noinline void time_bench_mark_open(unsigned int row)
 		time_bench_mark(TIME_BENCH_MARK_TICK);
 }
 
-/* Times the task running a chunk was switched out: each one let
- * another task's work into the window.
+/* The task's context switches so far: a difference across a window
+ * says another task's work entered it.
  */
 static unsigned long time_bench_switches(void)
 {
@@ -107,9 +107,10 @@ EXPORT_SYMBOL_GPL(time_bench_chunk_here);
  * would count as the test's.  The bodies never sleep (GFP_ATOMIC), and
  * page_pool decides its path by softirq and NAPI context, never by
  * preemption: the path stays the one upstream's test takes on a kernel
- * that does not preempt.  Under PREEMPT_RT spinlocks sleep, so the
- * window stays preemptible there, and the switch count says what
- * entered it.
+ * that does not preempt.  A chunk lasts about TIME_BENCH_CHUNK_NS and
+ * the task reschedules between chunks, so no CPU is held for long.
+ * Under PREEMPT_RT spinlocks sleep, so the window stays preemptible
+ * there, and the switch count says what entered it.
  */
 static void time_bench_process_chunk(struct time_bench_run *run)
 {

@@ -63,7 +63,7 @@ time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
 /*
  * A timed chunk whose task was switched out while the body ran holds
  * another task's work: it does not count, and runs again, unless it
- * was the last of TIME_BENCH_RETRIES tries.
+ * already ran again TIME_BENCH_RETRIES times.
  */
 static bool time_bench_retry_chunk(struct time_bench_driver *d, u32 *tries)
 {

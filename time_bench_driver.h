@@ -38,8 +38,9 @@ struct time_bench_where {
 	u32 cpu_moves;		/* chunks that ran on another CPU */
 	u32 preemptible_chunks;	/* their windows let other tasks in */
 	/* Chunks whose task was switched out inside the window: measured
-	 * again (retried), or, after TIME_BENCH_RETRIES tries, kept
-	 * (perturbed: the figure holds another task's work)
+	 * again (retried_chunks counts each time), or, after
+	 * TIME_BENCH_RETRIES retries, kept (perturbed: the figure holds
+	 * another task's work)
 	 */
 	u32 retried_chunks;
 	u32 perturbed_chunks;

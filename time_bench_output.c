@@ -93,7 +93,7 @@ void time_bench_print_window(const struct time_bench_suite *s,
 			     const struct time_bench_where *w)
 {
 	if (w->perturbed_chunks)
-		tb_err(s, "%s: %u of %u timed chunks hold another task's work (its task was switched out inside them %u times in a row): the figure is not the test's own\n",
+		tb_err(s, "%s: %u of %u timed chunks hold another task's work (its task was switched out inside them on each of %u tries): the figure is not the test's own\n",
 		       name, w->perturbed_chunks, w->chunks,
 		       TIME_BENCH_RETRIES + 1);
 	else if (w->retried_chunks)

@@ -115,12 +115,12 @@ track_first_error() {	# log
 
 # The build folder configured for the fragments, from the source as it
 # is checked out: tinyconfig, the fragments, and every option they set
-# kept (tiny_config_try), made for each commit in a folder of its own,
-# so that a commit's kernel never depends on which commit was built
-# before it (a Kconfig symbol new since then would take its default,
-# not tinyconfig's "n"); copied into the build folder when it differs,
-# where kbuild rebuilds what the changed options touch.  What went wrong
-# at the end of LOG.
+# kept (tiny_config_try), made afresh for each commit in a folder apart
+# from the build's, so that a commit's kernel never depends on which
+# commit was built before it (a Kconfig symbol new since then would take
+# its default, not tinyconfig's "n"); copied into the build folder when
+# it differs, where kbuild rebuilds what the changed options touch.
+# What went wrong at the end of LOG.
 track_configure() {	# log
 	t_cfg=$(dirname "$TRACK_BUILD")/config-$TRACK_CFGKEY
 	mkdir -p "$t_cfg" "$TRACK_BUILD" || die "cannot create $t_cfg"

@@ -195,6 +195,8 @@ profile_merge() {	# raw syms moddir results sections [results sections]...
 		{ say "profile_merge: RESULTS SECTIONS pairs expected"; return 2; }
 	p_sections=$(($# / 2))
 	temp_dir p_tmp
+	# the modules' functions: one set for every load of the guest
+	profile_modsyms "$p_mods" >"$p_tmp/modsyms" || return 2
 	p_k=0
 	while [ $# -ge 2 ]; do
 		p_k=$((p_k + 1))
@@ -204,7 +206,7 @@ profile_merge() {	# raw syms moddir results sections [results sections]...
 		why=$(results_strict_awk "$p_raw" "$__PROFILE_RAW" \
 			SECTION=$p_k SECTIONS=$p_sections OUT="$p_tmp/sec") ||
 			{ say "$why"; return 2; }
-		profile_kallsyms "$p_secs" "$p_ksyms" "$p_mods" \
+		profile_kallsyms "$p_secs" "$p_ksyms" "$p_tmp/modsyms" \
 			>"$p_tmp/syms.unsorted" || return 2
 		LC_ALL=C sort -k1,1 "$p_tmp/syms.unsorted" >"$p_tmp/syms"
 		grep -v '^end:' "$p_res" | grep -v '^profile:\|^prof:\|^prof_fn:' |
@@ -295,11 +297,27 @@ profile_symbols() {	# image release
 		die "cannot write $PROFILE_SYMS"
 }
 
+# The text symbols of the two modules in MODDIR (objdump -t), a line
+# each: "MODULE SECTION OFFSET t|T NAME".
+profile_modsyms() {	# moddir
+	for p_m in time_bench bench_page_pool_simple; do
+		[ -f "$1/$p_m.ko" ] || { say "$1: no $p_m.ko"; return 1; }
+		objdump -t "$1/$p_m.ko" | awk -v m="$p_m" -F '\t' '
+		# "VALUE FLAGS SECTION<tab>SIZE NAME" of a function
+		{
+			n = split($1, left, " ")
+			split($2, right, " ")
+			if (n >= 3 && left[n - 1] == "F" && left[n] ~ /^\.text/)
+				print m, left[n], left[1], (left[2] == "g" ? "T" : "t"), right[2]
+		}' || return 1
+	done
+}
+
 # A load's symbols as /proc/kallsyms would give them: the kernel's text
-# symbols of SYMS moved by the load's _text, and the text symbols of
-# the modules in MODDIR (objdump -t) at their sections' addresses, from
-# the guest's SECTIONS file, read strictly.
-profile_kallsyms() {	# sections syms moddir
+# symbols of SYMS moved by the load's _text, and the modules' of
+# MODSYMS (profile_modsyms) at their sections' addresses, from the
+# guest's SECTIONS file, read strictly.
+profile_kallsyms() {	# sections syms modsyms
 	why=$(results_strict_awk "$1" "$__PROFILE_HEX"'
 	NR == 1 {
 		if (NF != 2 || $1 != "_text" || !hex16($2))
@@ -318,17 +336,6 @@ profile_kallsyms() {	# sections syms moddir
 		if (!failed && NR < 2)
 			bad("no module section")
 	}' OUT="$p_tmp/secs") || { say "$why"; return 1; }
-	for p_m in time_bench bench_page_pool_simple; do
-		[ -f "$3/$p_m.ko" ] || { say "$3: no $p_m.ko"; return 1; }
-		objdump -t "$3/$p_m.ko" | awk -v m="$p_m" -F '\t' '
-		# "VALUE FLAGS SECTION<tab>SIZE NAME" of a function
-		{
-			n = split($1, left, " ")
-			split($2, right, " ")
-			if (n >= 3 && left[n - 1] == "F" && left[n] ~ /^\.text/)
-				print m, left[n], left[1], (left[2] == "g" ? "T" : "t"), right[2]
-		}' || return 1
-	done >"$p_tmp/modsyms"
 	LC_ALL=C SECS="$p_tmp/secs" SYMS="$2" awk "$__PROFILE_HEX"'
 	FILENAME == ENVIRON["SECS"] {
 		if (FNR == 1)
@@ -347,7 +354,7 @@ profile_kallsyms() {	# sections syms moddir
 	}
 	($1 " " $2) in base && hex16($3) {
 		print hexop(base[$1 " " $2], $3, 1), $4, $5, "[" $1 "]"
-	}' "$p_tmp/secs" "$2" "$p_tmp/modsyms"
+	}' "$p_tmp/secs" "$2" "$3"
 }
 
 # make perf PROFILE=1's table: TEST's functions by instructions.

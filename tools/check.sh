@@ -618,34 +618,45 @@ tree_state() {	# tree
 	git -C "$1" bisect log 2>&1
 }
 
-# make track PROFILE=1 of the series, with the developer's state around
-# it; one guest made to panic once, booted again.
-TRACK_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=5"
-track_run() {
+# COMMAND on the series' tree with a developer's state around it (a
+# bisect of theirs under way, an edit, an untracked file), its output
+# in LOGDIR/NAME.out and its status in DEV_RC; 1 when that state did
+# not stay as it was.
+with_developer_state() {	# name command...
+	d_name=$1
+	shift
 	g=$TRACK_TREE
 	git -C "$g" bisect start track-head track-base >/dev/null 2>&1 &&
 		printf '\nan edit of the developer\n' >>"$g/README" &&
 		: >"$g/untracked-of-the-developer" || return 1
-	tree_state "$g" >"$LOGDIR/track-state.before"
-	fail_once_runner "$LOGDIR/fail-once-runner.sh"
-	rm -rf "$LOGDIR/track" "$LOGDIR/fail-once.record" \
-		"$LOGDIR/fail-once.record.failed"
-	run_child env BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
-		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=guest-1 \
-		RECORD="$LOGDIR/fail-once.record" \
-		TREE="$g" RANGE=track-base..track-head PROFILE=1 LOADS=6 \
-		ALPHA=0.01 FAIL_ABOVE=2 ARGS="$TRACK_ARGS" OUT="$LOGDIR/track" \
-		sh "$BENCH_TOP/tools/track.sh" >"$LOGDIR/track.out" 2>&1
-	track_rc=$?
-	tree_state "$g" >"$LOGDIR/track-state.after"
+	tree_state "$g" >"$LOGDIR/$d_name-state.before"
+	"$@" >"$LOGDIR/$d_name.out" 2>&1
+	DEV_RC=$?
+	tree_state "$g" >"$LOGDIR/$d_name-state.after"
 	git -C "$g" bisect reset >/dev/null 2>&1
 	git -C "$g" checkout -q -- README
 	rm -f "$g/untracked-of-the-developer"
-	sed 's/^/# /' "$LOGDIR/track.out" >&2
-	say "make track: exit $track_rc (FAIL_ABOVE=2 must name a commit: 1)"
-	diff "$LOGDIR/track-state.before" "$LOGDIR/track-state.after" >&2 ||
+	sed 's/^/# /' "$LOGDIR/$d_name.out" >&2
+	diff "$LOGDIR/$d_name-state.before" "$LOGDIR/$d_name-state.after" >&2 ||
 		{ say "the developer's tree changed"; return 1; }
-	[ $track_rc = 1 ]
+}
+
+# make track PROFILE=1 of the series, with the developer's state around
+# it; one guest made to panic once, booted again.
+TRACK_ARGS="tests=$AB_CACHE_TEST,$AB_OTHER_TESTS time_ms=5"
+track_run() {
+	fail_once_runner "$LOGDIR/fail-once-runner.sh"
+	rm -rf "$LOGDIR/track" "$LOGDIR/fail-once.record" \
+		"$LOGDIR/fail-once.record.failed"
+	with_developer_state track \
+		run_child env BENCH_GUEST_RUNNER="$LOGDIR/fail-once-runner.sh" \
+		REAL_RUNNER="$BENCH_TOP/tools/guest.sh" FAIL_GUEST=guest-1 \
+		RECORD="$LOGDIR/fail-once.record" \
+		TREE="$TRACK_TREE" RANGE=track-base..track-head PROFILE=1 \
+		LOADS=6 ALPHA=0.01 FAIL_ABOVE=2 ARGS="$TRACK_ARGS" \
+		OUT="$LOGDIR/track" sh "$BENCH_TOP/tools/track.sh" || return 1
+	say "make track: exit $DEV_RC (FAIL_ABOVE=2 must name a commit: 1)"
+	[ $DEV_RC = 1 ]
 }
 
 # Commit INDEX of the track: TEST's verdict, and its profile as
@@ -710,23 +721,13 @@ track_table_check() {
 # make bisect of the fast path over the series names the three
 # instructions, with the developer's state around it.
 track_bisect() {
-	g=$TRACK_TREE
-	git -C "$g" bisect start track-head track-base >/dev/null 2>&1 &&
-		printf '\nan edit of the developer\n' >>"$g/README" || return 1
-	tree_state "$g" >"$LOGDIR/bisect-state.before"
 	rm -rf "$LOGDIR/bisect"
-	run_child env TREE="$g" GOOD=track-base BAD=track-head \
+	with_developer_state bisect \
+		run_child env TREE="$TRACK_TREE" GOOD=track-base BAD=track-head \
 		TEST=$AB_CACHE_TEST ARGS=time_ms=2 OUT="$LOGDIR/bisect" \
-		sh "$BENCH_TOP/tools/bisect.sh" >"$LOGDIR/bisect.out" 2>&1
-	b_rc=$?
-	tree_state "$g" >"$LOGDIR/bisect-state.after"
-	git -C "$g" bisect reset >/dev/null 2>&1
-	git -C "$g" checkout -q -- README
-	sed 's/^/# /' "$LOGDIR/bisect.out" >&2
-	diff "$LOGDIR/bisect-state.before" "$LOGDIR/bisect-state.after" >&2 ||
-		{ say "the developer's tree changed"; return 1; }
-	want=$(git -C "$g" rev-list --reverse track-base..track-head | sed -n 2p)
-	[ $b_rc = 0 ] &&
+		sh "$BENCH_TOP/tools/bisect.sh" || return 1
+	want=$(git -C "$TRACK_TREE" rev-list --reverse track-base..track-head | sed -n 2p)
+	[ $DEV_RC = 0 ] &&
 		grep -q "^first commit whose $AB_CACHE_TEST moved: $want page_pool: three instructions more on the direct-recycle path$" \
 			"$LOGDIR/bisect.out"
 }

@@ -575,8 +575,9 @@ track_check_tree() {
 
 # Every commit's kernel of that tree, as make track builds them; the
 # base's and the cold load's images (three instructions and three more a
-# cached page), and the build tree, for the make ab comparisons below (the series changes one .c file: the modules
-# built against the tree load in every one).
+# cached page), and the build tree, for the make ab comparisons below
+# (the series changes one .c file: the modules built against the tree
+# load in every one).
 track_kernels() {
 	track_check_tree || return 1
 	(
@@ -751,24 +752,24 @@ ab_ab_icount() {
 # The end-to-end scenarios by construction (doc/e2e.rst): make ab
 # ICOUNT=1 E2E of the series' base kernel against its cold load, whose
 # three instructions and the three of the commit before run once per
-# page recycled into page_pool's cache.  A scenario whose checked path
-# is the cache (a page a packet) reads a change of about +6 per packet,
-# any other noise.  About: a load's cheapest repetition of 5000 packets
-# holds a boot's share of timer work, 0.9 instructions a packet for
-# each tick more, and the boots of one kernel spread by up to 2.9 a
-# packet on generic_xdp_drop (per-load values 6409.77 to 6412.64 on the
-# base); three instructions were told from none in one run of two, six
-# keep every load of the change above every load of the base (the
-# "change"), and its interval must lie within 3..13 (+6, and a boot's
-# offset of up to 3 on either side, and the interval's own width).  One scenario a path (cache, ring,
-# fragment): all eight and an A/A take 540 s, which make check cannot
-# hold (doc/e2e.rst has that run).  4 rows (for_loop, the shortest
-# load of the module, and 3 scenarios) at alpha 0.01 with Holm need 6
-# loads a side (2/C(12,6) = 0.0022 < 0.01/4): a false "change" has a
-# chance of at most 1 in 100.  Two loads a guest, where make ab boots
-# one a load with E2E: a guest's fixed cost is half of a one-load
-# guest's 16 s, and these scenarios' first and second loads in a guest
-# agree within 0.1 instructions a packet (the third does not on
+# page recycled into page_pool's cache.  A scenario whose checked path is
+# the cache (a page a packet) reads a change of about +6 per packet, any
+# other noise.  About: a load's cheapest repetition of 5000 packets holds
+# a boot's share of timer work, 0.9 instructions a packet for each tick
+# more, and the boots of one kernel spread by up to 2.9 a packet on
+# generic_xdp_drop (per-load values 6409.77 to 6412.64 on the base);
+# three instructions were told from none in one run of two, six keep
+# every load of the change above every load of the base (the "change"),
+# and its interval must lie within 3..13 (+6, and a boot's offset of up
+# to 3 on either side, and the interval's own width).  One scenario a
+# path (cache, ring, fragment): all eight and an A/A take 540 s, which
+# make check cannot hold (doc/e2e.rst has that run).  4 rows (for_loop,
+# the shortest load of the module, and 3 scenarios) at alpha 0.01 with
+# Holm need 6 loads a side (2/C(12,6) = 0.0022 < 0.01/4): a false
+# "change" has a chance of at most 1 in 100.  Two loads a guest, where
+# make ab boots one a load with E2E: a guest's fixed cost is half of a
+# one-load guest's 16 s, and these scenarios' first and second loads in
+# a guest agree within 0.1 instructions a packet (the third does not on
 # xdp_redirect_veth_drop: +10.7, doc/e2e.rst).  The 1% treats the loads
 # as independent, which a guest's two are not quite: approximate.
 AB_E2E="ICOUNT=1 LOADS=6 LOADS_PER_GUEST=2 ALPHA=0.01 E2E=generic_xdp_drop,xdp_redirect_veth_drop,pktgen_veth_drop"

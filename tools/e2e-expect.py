@@ -9,19 +9,20 @@
 #
 # AB_JSON and AA_JSON are bench-compare -f json of the change against
 # its base and of the base against itself (- for none), RESULTS the
-# results files of their loads.  A scenario's path is what its rows in RESULTS say (every
-# load the same).  The cache scenarios recycle a page per packet: their
-# row must say "change", its shift be nearer INSNS per packet than
-# INSNS/2 and its interval narrower than INSNS: +INSNS, told apart from
-# none and from a second recycle a packet (a timer tick that lands in a
-# repetition or not moves a figure by a few instructions a packet, and
-# the pools' warm-up adds hundredths); every other scenario's, "noise";
-# in the A/A, every
-# row "noise".  --within LO..HI takes instead any shift whose interval
-# lies in LO..HI, for a scenario whose count moves by boot: on the small
-# 6.12 kernels, a load's cheapest repetition of generic_xdp_drop ranged
-# from 6409.77 to 6412.64 instructions a packet over six boots of one
-# kernel (0.9 a packet for each timer tick more in it).  Both kinds must be there: a check of nothing fails.
+# results files of their loads.  A scenario's path is what its rows in
+# RESULTS say (every load the same).  The cache scenarios recycle a page
+# per packet: their row must say "change", its shift be nearer INSNS per
+# packet than INSNS/2 and its interval narrower than INSNS: +INSNS, told
+# apart from none and from a second recycle a packet (a timer tick that
+# lands in a repetition or not moves a figure by a few instructions a
+# packet, and the pools' warm-up adds hundredths); every other
+# scenario's, "noise"; in the A/A, every row "noise".  --within LO..HI
+# takes instead any shift whose interval lies in LO..HI, for a scenario
+# whose count moves by boot: on the small 6.12 kernels, a load's
+# cheapest repetition of generic_xdp_drop ranged from 6409.77 to 6412.64
+# instructions a packet over six boots of one kernel (0.9 a packet for
+# each timer tick more in it).  Both kinds must be there: a check of
+# nothing fails.
 # Prints a line per scenario; exit 1 when one fails, 2 on bad usage or
 # input.
 import json

@@ -89,6 +89,17 @@ EOF
 	[ $rc = 125 ] && [ "$(grep -c 'booting again' "$dir/boot.err")" = 2 ] &&
 		grep -q '^guest FAILED: the kernel reported a problem while booting, 3 times' \
 			"$dir/boot.err" || { cat "$dir/boot.err" >&2; ok=1; }
+
+	# A boot that falls silent before the payload starts (init sleeps)
+	# is booted three times, then fails, long before the time limit.
+	GUEST_BOOT_SILENCE=4 run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" \
+		-p "$dir/hang.sh" -o "$dir/stall" -t 120 \
+		-a "rdinit=/bin/busybox -- sleep 600" 2>"$dir/stall.err"
+	rc=$?
+	say "stall: exit $rc (want 125), $(grep -c 'booting again' "$dir/stall.err") boots again (want 2): $(grep -m1 FAILED "$dir/stall.err")"
+	[ $rc = 125 ] && [ "$(grep -c 'booting again' "$dir/stall.err")" = 2 ] &&
+		grep -q '^guest FAILED: the kernel printed nothing for 4s while booting, 3 times' \
+			"$dir/stall.err" || { cat "$dir/stall.err" >&2; ok=1; }
 	return $ok
 }
 

@@ -1271,7 +1271,7 @@ esac
 # shellcheck disable=SC2086 # kernel series
 set -- $KERNELS
 use_kernel "$1"
-step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing boot is retried" \
+step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing or silent boot is retried" \
 	runner_contract
 lane_join side
 

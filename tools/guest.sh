@@ -202,11 +202,22 @@ if [ -n "$net_source" ]; then
 	net_args="-netdev stream,id=e2e,server=off,addr.type=unix,addr.path=$net_sock -device virtio-net-pci,netdev=e2e"
 fi
 
+# A boot whose console stays silent this long before the payload starts
+# has stalled (under TCG with two vCPUs, a boot of Debian's 7.2 in one
+# make check sat after its ACPI lines until the time limit); a boot
+# prints every few seconds, the debug kernel's too (6.8 s its longest
+# gap).  GUEST_BOOT_SILENCE sets it for tests.
+boot_silence=${GUEST_BOOT_SILENCE:-120}
+case $boot_silence in
+'' | *[!0-9]* | 0*) bad_usage "GUEST_BOOT_SILENCE=$boot_silence: accepted: a whole number of seconds, 1 or more" ;;
+esac
+
 # Boots the guest once; sets qemu_rc (124: time limit).  Under KVM QEMU
 # may report an internal error and stay alive, paused: that ends the
 # boot.  So does a kernel report before the payload starts (boot_splat
-# set): the boot is retried below, and a debug kernel need not run its
-# payload of minutes first.
+# set), or a console silent for boot_silence seconds before it
+# (boot_stall set): the boot is retried below, and a debug kernel need
+# not run its payload of minutes first.
 boot() {
 	: >"$log"
 	: >"$channel"
@@ -222,7 +233,8 @@ boot() {
 		-append "console=ttyS0 $console_level $quiet_args panic=-1 rdinit=/init $append" \
 		</dev/null >"$qemu_err" 2>&1 &
 	bench_child=$!
-	boot_splat=
+	boot_splat= boot_stall=
+	b_size=0 b_since=$(date +%s)
 	while kill -0 "$bench_child" 2>/dev/null; do
 		if [ "$accel" = kvm ] && grep -q 'KVM internal error' "$qemu_err"; then
 			kill -TERM "$bench_child"
@@ -231,6 +243,15 @@ boot() {
 		if ! started; then
 			if boot_report; then
 				boot_splat=1
+				kill -TERM "$bench_child" 2>/dev/null
+				break
+			fi
+			b_now=$(date +%s)
+			b_new=$(wc -c <"$log")
+			if [ "$b_new" != "$b_size" ]; then
+				b_size=$b_new b_since=$b_now
+			elif [ $((b_now - b_since)) -ge "$boot_silence" ]; then
+				boot_stall=1
 				kill -TERM "$bench_child" 2>/dev/null
 				break
 			fi
@@ -263,7 +284,7 @@ boot_report() {
 # wild access in do_raw_spin_lock() from an interrupt in its first two
 # seconds.  Such a boot is retried, twice at most, and said so.
 boot_failed() {
-	[ -n "$boot_splat" ] && return 0
+	[ -n "$boot_splat" ] || [ -n "$boot_stall" ] && return 0
 	# a boot that timed out with a report is a hang, not retried
 	{ started || [ "$qemu_rc" != 124 ]; } && boot_report
 }
@@ -274,8 +295,13 @@ while :; do
 	boot
 	boot_failed || break
 	[ $boots -lt 3 ] || break
-	say "guest: the kernel reported a problem while booting, before the payload started; booting again. First report:"
-	grep -E -m1 -A3 -f "$BENCH_TOP/splat_patterns" "$log" >&2
+	if [ -n "$boot_stall" ]; then
+		say "guest: the kernel printed nothing for ${boot_silence}s while booting, before the payload started; booting again. Its last line:"
+		tail -n 1 "$log" >&2
+	else
+		say "guest: the kernel reported a problem while booting, before the payload started; booting again. First report:"
+		grep -E -m1 -A3 -f "$BENCH_TOP/splat_patterns" "$log" >&2
+	fi
 	mv "$log" "$outdir/console.boot$boots.log"
 done
 
@@ -285,6 +311,11 @@ failed() {	# reason: the guest failed; show why and exit 125
 }
 
 if ! started; then
+	if [ -n "$boot_stall" ]; then
+		say "guest FAILED: the kernel printed nothing for ${boot_silence}s while booting, $boots times (console log: $log); its last lines:"
+		tail -n 5 "$log" >&2
+		exit 125
+	fi
 	if boot_failed; then
 		say "guest FAILED: the kernel reported a problem while booting, $boots times (console log: $log):"
 		grep -E -B2 -A25 -m1 -f "$BENCH_TOP/splat_patterns" "$log" >&2

@@ -265,8 +265,9 @@ track_guest() {	# dir first count
 			return 1
 		fi
 		# The runner booted it three times and the kernel reported a
-		# problem before the payload each time (console.boot1.log,
-		# console.boot2.log): the commit's, not the machine's.
+		# problem or fell silent before the payload each time
+		# (console.boot1.log, console.boot2.log): the commit's, not
+		# the machine's.
 		if [ $g_boot -ge $TRACK_BOOTS ] ||
 		   [ -f "$g_run/console.boot2.log" ]; then
 			T_WHY="boot failed: $(track_boot_why "$g_run")"

@@ -57,7 +57,7 @@ BENCH_MODULE_FILES := Kconfig $(bench_this) $(bench_engine_headers) \
 	$(bench_engine_objs:.o=.c) bench_page_pool_compat.h \
 	bench_page_pool_simple.c
 BENCH_KSELFTEST_PROGS := test_bench_page_pool.sh
-BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh splat_patterns
+BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh env_lib.sh splat_patterns
 # lib.mk installs these two by name.
 BENCH_KSELFTEST_SETTINGS := config settings
 BENCH_MODULES := time_bench.ko bench_page_pool_simple.ko

@@ -19,7 +19,7 @@ MODULE=bench_page_pool_simple
 HERE=$(cd "$(dirname "$0")" && pwd)
 RESULTS=/sys/kernel/debug/$MODULE/results
 
-for lib in ktap_lib.sh results_lib.sh; do
+for lib in ktap_lib.sh results_lib.sh env_lib.sh; do
 	if [ ! -r "$HERE/$lib" ]; then
 		printf '%s: %s is missing\n' "$0" "$HERE/$lib" >&2
 		exit 1
@@ -30,6 +30,7 @@ done
 KTAP_HELPERS=$HERE/../../kselftest/ktap_helpers.sh
 . "$HERE/ktap_lib.sh"
 . "$HERE/results_lib.sh"
+. "$HERE/env_lib.sh"
 
 usage() {
 	cat <<EOF
@@ -484,7 +485,7 @@ if [ -z "$check_mode" ]; then
 		load_module $params </dev/null >"$work/load.out" 2>&1
 		rc=$?
 		task_times >"$work/load.$k.tasks-after"
-		if [ $rc = 0 ] && cat "$RESULTS" >"$file" 2>"$work/load.out"; then
+		if [ $rc = 0 ] && env_collect "$RESULTS" >"$file" 2>"$work/load.out"; then
 			[ -z "$e2e_prog" ] || join_e2e "$file"
 			set_load_status $k "$file"
 			ktap_print_msg "load $k of $nloads: done${outdir:+, results in $file}"

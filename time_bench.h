@@ -9,7 +9,7 @@
  * (process, softirq, several CPUs, or one the family brings, such as a
  * NAPI poll), drives the loop (warm-up, calibration, chunks, repetitions,
  * summary), prints the legacy and spread lines and writes the results
- * file with the machine's fingerprint.  It knows nothing of what the
+ * file with the kernel's fingerprint.  It knows nothing of what the
  * tests measure.
  *
  * A measurement is a sum of chunks: each chunk reads the cycle counter

@@ -469,8 +469,6 @@ static void time_bench_release(struct time_bench_suite *s)
 	}
 	kfree(st->results);
 	bitmap_free(st->selected);
-	kfree(st->cmdline);
-	kfree(st->mitigations);
 	kfree(st);
 	s->state = NULL;
 }
@@ -510,9 +508,6 @@ static void time_bench_announce(struct time_bench_suite *s)
 	struct time_bench_state *st = s->state;
 
 	time_bench_warn_debug_options(s);
-	time_bench_read_cmdline(st);
-	time_bench_read_platform(st);
-	time_bench_read_mitigations(st);
 	time_bench_instrument(&st->ins);
 	time_bench_apply_defaults(s);
 	/* What the cycles(tsc) of the lines below count. */

@@ -6,7 +6,7 @@
  *   time_bench_params.c    module parameters, test selection
  *   time_bench_cpus.c      the context of several CPUs
  *   time_bench_counters.c  cycle counter, its cost, PMU
- *   time_bench_env.c       the machine's fingerprint
+ *   time_bench_env.c       the kernel's fingerprint
  *   time_bench_output.c    dmesg lines
  *   time_bench_results.c   the results file
  *   time_bench_math.c      arithmetic (tests/ builds it too)
@@ -36,7 +36,6 @@
 	pr_info("%s: " fmt, (suite)->name, ##__VA_ARGS__)
 
 #define TIME_BENCH_SKIP_LEN	112
-#define TIME_BENCH_PLATFORM_LEN	128
 /* Room for a u64 with two decimals */
 #define TIME_BENCH_NUM_LEN	24
 
@@ -76,10 +75,6 @@ struct time_bench_state {
 	struct perf_event *pmu_insn;
 	struct perf_event *pmu_cyc;
 	int pmu_error;
-	char *cmdline;
-	int cmdline_error;
-	char platform[TIME_BENCH_PLATFORM_LEN];
-	char *mitigations;
 	struct dentry *dir;
 };
 
@@ -114,9 +109,6 @@ void time_bench_measure_overhead(struct time_bench_overhead *ovh);
 
 /* time_bench_env.c */
 void time_bench_warn_debug_options(const struct time_bench_suite *s);
-void time_bench_read_cmdline(struct time_bench_state *st);
-void time_bench_read_platform(struct time_bench_state *st);
-void time_bench_read_mitigations(struct time_bench_state *st);
 const char *time_bench_cpu_model(void);
 void time_bench_seq_fingerprint(struct seq_file *m,
 				const struct time_bench_suite *s);

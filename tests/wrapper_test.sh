@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-side tests of the kselftest wrapper and of results_lib.sh, which
+# Host-side tests of the kselftest wrapper, of env_lib.sh and of results_lib.sh, which
 # need no module: results_lib's readers and its whole-file check; the
 # wrapper's usage errors, file errors (FILE:LINE, before anything is
 # loaded) and skips; and, with -c on results files written by hand in
@@ -22,7 +22,8 @@ dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 1' INT TERM
 chmod 755 "$dir"
-for f in test_bench_page_pool.sh ktap_lib.sh results_lib.sh splat_patterns; do
+for f in test_bench_page_pool.sh \
+	$(make -s --no-print-directory -C "$TOP" print-files FILES=libraries); do
 	cp "$TOP/$f" "$dir/" && chmod 644 "$dir/$f" || exit 1
 done
 WRAPPER=$dir/test_bench_page_pool.sh
@@ -115,6 +116,86 @@ if command -v busybox >/dev/null; then
 fi
 
 ktap_print_header
+
+# --- env_lib.sh ---------------------------------------------------------
+
+# A machine of fixtures: ROOT/proc and ROOT/sys as env_lines reads them.
+fake=$dir/machine
+fake_cpu=$fake/sys/devices/system/cpu
+fake_put() {	# path (under fake_cpu, or /proc/...) text
+	case $1 in
+	/*) f=$fake$1 ;;
+	*) f=$fake_cpu/$1 ;;
+	esac
+	mkdir -p "${f%/*}" && printf '%s' "$2" >"$f" || exit 1
+}
+fake_put /proc/cmdline ' console=ttyS0  a=\c b=%s\n
+'
+fake_put cpu0/cpufreq/scaling_governor 'performance
+'
+fake_put cpu1/cpufreq/scaling_governor 'performance
+'
+fake_put cpu0/cpufreq/boost '1
+'
+fake_put cpu1/cpufreq/boost '1
+'
+fake_put smt/control 'on
+'
+fake_put vulnerabilities/spectre_v2 'Mitigation: Retpolines; STIBP: disabled
+second line'
+fake_put vulnerabilities/Zeta 'Not affected
+'
+fake_put vulnerabilities/meltdown 'Not affected
+'
+fake_put vulnerabilities/empty ''
+env_want='platform: cpufreq_governor=performance boost=1 smt=on
+mitigations: Zeta=Not_affected empty=unreadable meltdown=Not_affected spectre_v2=Mitigation:_Retpolines;_STIBP:_disabled
+cmdline: console=ttyS0  a=\c b=%s\n'
+for UNDER in sh bash busybox; do
+	if [ $UNDER = busybox ] && ! command -v busybox >/dev/null; then
+		ktap_test_skip "$UNDER: env_lib.sh" "no busybox"
+		continue
+	fi
+	env_sh() {	# script args...
+		e_script=$1
+		shift
+		case $UNDER in
+		busybox) PATH=$dir/busybox:$PATH busybox sh -c \
+			". \"\$0\"; $e_script" "$dir/env_lib.sh" "$@" ;;
+		*) "$UNDER" -c ". \"\$0\"; $e_script" "$dir/env_lib.sh" "$@" ;;
+		esac
+	}
+	is "$UNDER: env_lines: each CPU's governor and boost, tokens sorted in C order, the command line as it is" \
+		"$env_want" env_sh 'env_lines "$1"' "$fake"
+	fake_put cpu1/cpufreq/scaling_governor 'powersave'
+	fake_put intel_pstate/no_turbo '1'
+	is "$UNDER: env_lines: CPUs that differ are mixed, intel_pstate's no_turbo is inverted" \
+		"platform: cpufreq_governor=mixed boost=0 smt=on" \
+		env_sh 'env_lines "$1" | sed -n 1p' "$fake"
+	fake_put cpufreq/boost '0'
+	is "$UNDER: env_lines: cpufreq's global boost comes first" \
+		"platform: cpufreq_governor=mixed boost=0 smt=on" \
+		env_sh 'env_lines "$1" | sed -n 1p' "$fake"
+	rm -rf "$fake_cpu/cpufreq" "$fake_cpu/intel_pstate"
+	fake_put cpu1/cpufreq/scaling_governor 'performance'
+	is "$UNDER: env_lines: an empty root has none of them" \
+		"platform: cpufreq_governor=none boost=none smt=none
+mitigations: none
+cmdline: unavailable" env_sh 'env_lines "$1"' "$dir/nothing"
+	is "$UNDER: env_collect: the lines after runtime:, the rest as it was" \
+		"format: bench_page_pool_simple 3
+runtime: online_cpus=1
+$env_want
+params: loops=-
+end: tests=0 skips=0" env_sh 'printf "%s\n" "format: bench_page_pool_simple 3" \
+			"runtime: online_cpus=1" "params: loops=-" \
+			"end: tests=0 skips=0" >"$2/m.results" &&
+		env_collect "$2/m.results" "$1"' "$fake" "$dir"
+	is "$UNDER: env_collect: a file it cannot read fails" "failed" \
+		env_sh 'env_collect "$2/nosuch" "$1" 2>/dev/null || echo failed' \
+		"$fake" "$dir"
+done
+UNDER=sh
 
 # --- results_lib.sh -----------------------------------------------------
 

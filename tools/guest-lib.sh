@@ -6,7 +6,9 @@
 #
 #   bench_load NAME [PARAM=VALUE]...
 #	modprobe bench_page_pool_simple with the parameters, save its
-#	results file as $BENCH_OUT/NAME.results and the kernel's messages
+#	results file with the guest's environment (env_lib.sh, which
+#	guest.sh puts beside this) as $BENCH_OUT/NAME.results and the
+#	kernel's messages
 #	of the load as $BENCH_OUT/NAME.dmesg (in a profiled guest where
 #	its code sits as NAME.sections), rmmod.  Returns modprobe's
 #	status; when the load failed, its last messages go to stderr.
@@ -26,6 +28,8 @@
 #
 # Files in $BENCH_OUT reach the host's OUTDIR; output.txt and console.log
 # are the runner's own names there.
+
+. ./env_lib.sh
 
 BENCH_MODULE=bench_page_pool_simple
 BENCH_RESULTS=/sys/kernel/debug/$BENCH_MODULE/results
@@ -65,7 +69,7 @@ bench_modprobe() {
 		[ $b_rc != 0 ] || b_rc=1
 		return $b_rc
 	fi
-	cp $BENCH_RESULTS "$BENCH_OUT/$b_name.results" || return 1
+	env_collect $BENCH_RESULTS >"$BENCH_OUT/$b_name.results" || return 1
 	[ ! -e /bench/.profile ] || bench_symbols "$b_name"
 }
 

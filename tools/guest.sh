@@ -115,6 +115,7 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$payload" "$root/payload.sh"
 cp "$BENCH_TOP/tools/guest-init" "$root/init"
 cp "$BENCH_TOP/tools/guest-lib.sh" "$root/bench/guest-lib.sh"
+cp "$BENCH_TOP/env_lib.sh" "$root/bench/env_lib.sh"
 # bench_load keeps each load's symbols for the profile
 [ -z "$plugin" ] || : >"$root/bench/.profile"
 # bench_e2e lets bench-e2e take the virtio-net device over

@@ -389,7 +389,26 @@ collect_check() {
 		[ "$plan" = $((one + two + 1)) ] &&
 		results_check_load $LOADS/load-01.results &&
 		results_check_load $LOADS/load-02.results &&
-		[ -s $LOADS/load-02.dmesg ] && [ ! -e $LOADS/load-03.results ]
+		[ -s $LOADS/load-02.dmesg ] && [ ! -e $LOADS/load-03.results ] &&
+		env_added $LOADS/load-01.results
+}
+
+# The module reads no files: its own results (the reference's plain
+# copy) lack what user space reads, which the wrapper added after
+# runtime: as it kept FILE, the command line as /proc/cmdline has it.
+env_added() {	# file
+	e_raw=$(grep -Ec '^(platform|mitigations|cmdline):' $REFERENCE)
+	e_kept=$(sed -n '/^runtime: /{n;s/: .*//p;n;s/: .*//p;n;s/: .*//p;}' "$1" |
+		tr '\n' ' ')
+	e_cmdline=$(results_header "$1" cmdline)
+	echo "#   the module's file: $e_raw environment lines; kept after runtime: $e_kept; cmdline: $e_cmdline"
+	# /proc/cmdline may end in a blank before its newline
+	e_proc=$(sed 's/[[:space:]]*$//' /proc/cmdline)
+	[ "$e_cmdline" = "$e_proc" ] ||
+		echo "#   /proc/cmdline has '$e_proc'"
+	[ "$e_raw" = 0 ] && [ "$e_kept" = "platform mitigations cmdline " ] &&
+		[ "$e_cmdline" = "$e_proc" ] &&
+		[ -n "$(results_header "$1" mitigations)" ]
 }
 
 gated() {	# ok|"not ok": the gate's lines that say so
@@ -442,7 +461,7 @@ if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ] && [ "$PRECISE" = 0 ]; then
 fi
 if [ "$PRECISE" = 1 ]; then
 	collect_check
-	report $? "kselftest -n 2 -o DIR, default parameters: two loads kept, every check on each ($GATE_ARGS)"
+	report $? "kselftest -n 2 -o DIR, default parameters: two loads kept with the environment user space read, every check on each ($GATE_ARGS)"
 	hog_check
 	report $? "a CPU hog beside the module (one vCPU): process windows hold the tests' own work, for_loop 3.00 and atomic_inc 4.00 instructions, the twins agree"
 	if [ "$CLOCK" = instructions ] && [ "$GATE" = 1 ]; then

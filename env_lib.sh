@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# What moves the numbers besides the code under test and which user
+# space can read, written into a results file as it is collected: the
+# kselftest wrapper and the guests' loads (tools/guest-lib.sh) source
+# this.  The module writes what only the kernel knows (config:,
+# runtime:); these lines follow its runtime: line (doc/output.rst):
+#
+#   platform: cpufreq_governor=NAME|mixed|none boost=0|1|mixed|none smt=STATE|none
+#   mitigations: NAME=STATE ... (each file of cpu/vulnerabilities), or none
+#   cmdline: the kernel command line
+#
+#   env_collect FILE [ROOT]   FILE (the module's results) with the lines
+#   env_lines [ROOT]          the lines alone
+#
+# ROOT is where proc/ and sys/ are read from: "" for the machine's own,
+# a folder of fixtures in tests.  A sysfs value is its first line with
+# blanks turned into '_', one token of a key=value list.  POSIX sh;
+# runs under busybox.
+
+# The first line of FILE as one token; fails if it has none.
+env_token() {	# file
+	[ -r "$1" ] || return 1
+	e_tok=$(sed -n '1{s/[[:space:]]/_/g;p;}' "$1" 2>/dev/null)
+	[ -n "$e_tok" ] && printf '%s' "$e_tok"
+}
+
+# One value for every CPU: the token of cpuN/REL they all agree on,
+# "mixed" when they differ, "none" when no CPU has the file.
+env_all_cpus() {	# root rel
+	e_seen=
+	for e_file in "$1"/sys/devices/system/cpu/cpu[0-9]*/"$2"; do
+		e_v=$(env_token "$e_file") || continue
+		if [ -z "$e_seen" ]; then
+			e_seen=$e_v
+		elif [ "$e_seen" != "$e_v" ]; then
+			printf 'mixed'
+			return
+		fi
+	done
+	printf '%s' "${e_seen:-none}"
+}
+
+# cpufreq's global boost switch, else intel_pstate's inverse one, else
+# the CPUs' own (amd-pstate).
+env_boost() {	# root
+	e_cpu=$1/sys/devices/system/cpu
+	env_token "$e_cpu/cpufreq/boost" && return
+	if e_v=$(env_token "$e_cpu/intel_pstate/no_turbo"); then
+		[ "$e_v" = 0 ] && printf 1 || printf 0
+		return
+	fi
+	env_all_cpus "$1" cpufreq/boost
+}
+
+# Each file of cpu/vulnerabilities as NAME=STATE, sorted by name in the
+# C locale (a glob sorts in the user's).
+env_mitigations() {	# root
+	e_list=$(
+		for e_file in "$1"/sys/devices/system/cpu/vulnerabilities/*; do
+			[ -f "$e_file" ] || continue
+			e_v=$(env_token "$e_file") || e_v=unreadable
+			printf '%s=%s\n' "${e_file##*/}" "$e_v"
+		done | LC_ALL=C sort | tr '\n' ' '
+	)
+	e_list=${e_list% }
+	printf '%s' "${e_list:-none}"
+}
+
+env_lines() {	# [root]
+	e_root=${1:-}
+	printf 'platform: cpufreq_governor=%s boost=%s smt=%s\n' \
+		"$(env_all_cpus "$e_root" cpufreq/scaling_governor)" \
+		"$(env_boost "$e_root")" \
+		"$(env_token "$e_root/sys/devices/system/cpu/smt/control" ||
+			printf none)"
+	printf 'mitigations: %s\n' "$(env_mitigations "$e_root")"
+	# one line, no blanks around it
+	if [ -r "$e_root/proc/cmdline" ]; then
+		printf 'cmdline: %s\n' "$(tr '\n' ' ' <"$e_root/proc/cmdline" |
+			sed 's/^[[:space:]]*//; s/[[:space:]]*$//')"
+	else
+		printf 'cmdline: unavailable\n'
+	fi
+}
+
+# FILE with the lines after its runtime: line; fails if FILE cannot be
+# read.  The lines reach awk through the environment, never as code.
+env_collect() {	# file [root]
+	ENV_LINES=$(env_lines "${2:-}") awk '
+		{ print }
+		$1 == "runtime:" && !done { print ENVIRON["ENV_LINES"]; done = 1 }
+	' "$1"
+}

@@ -5,11 +5,13 @@
 # tools/testing/selftests/net/bench_page_pool; and the out-of-tree user:
 # "make", "make install", "make run", "make ab", "make check".
 
-# The engine's files, listed once: time_bench.ko is built from these
-# objects, and the file lists below take their sources and headers.
+# The engine's files, listed once: bench_page_pool_simple.ko links these
+# objects with the tests' (upstream links time_bench into its test
+# module too), and the file lists below take their sources and headers.
 bench_engine_objs := time_bench_core.o time_bench_params.o time_bench_cpus.o \
 	time_bench_counters.o time_bench_env.o time_bench_output.o \
 	time_bench_results.o time_bench_math.o time_bench_driver.o
+bench_module_objs := bench_page_pool_tests.o $(bench_engine_objs)
 bench_engine_headers := time_bench.h time_bench_internal.h time_bench_stamp.h \
 	time_bench_math.h time_bench_driver.h
 
@@ -41,8 +43,8 @@ bench_features = \
 
 ifneq ($(KERNELRELEASE),)
 
-obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += time_bench.o bench_page_pool_simple.o
-time_bench-y := $(bench_engine_objs)
+obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool_simple.o
+bench_page_pool_simple-y := $(bench_module_objs)
 ccflags-y += $(bench_features)
 
 else
@@ -54,13 +56,12 @@ else
 # bench_this: this file, read before anything is included.
 bench_this := $(notdir $(lastword $(MAKEFILE_LIST)))
 BENCH_MODULE_FILES := Kconfig $(bench_this) $(bench_engine_headers) \
-	$(bench_engine_objs:.o=.c) bench_page_pool_compat.h \
-	bench_page_pool_simple.c
+	$(bench_module_objs:.o=.c) bench_page_pool_compat.h
 BENCH_KSELFTEST_PROGS := test_bench_page_pool.sh
 BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh env_lib.sh splat_patterns
 # lib.mk installs these two by name.
 BENCH_KSELFTEST_SETTINGS := config settings
-BENCH_MODULES := time_bench.ko bench_page_pool_simple.ko
+BENCH_MODULES := bench_page_pool_simple.ko
 
 ifneq ($(wildcard $(CURDIR)/../../lib.mk),)
 
@@ -190,9 +191,9 @@ print-files:
 	@printf '%s\n' $(or $(bench_files_$(FILES)), \
 		$(error FILES=$(FILES): accepted: module, kselftest, installed, libraries))
 
-# The engine's objects, for the series' copy of the kbuild lines.
-print-engine-objs:
-	@printf '%s\n' $(bench_engine_objs)
+# The module's objects, for the series' copy of the kbuild lines.
+print-module-objs:
+	@printf '%s\n' $(bench_module_objs)
 
 # The compat header's feature macros a kernel tree's headers give, one a
 # line (-DBENCH_HAVE_...): "make series" keeps only that tree's branches.
@@ -201,7 +202,7 @@ print-features:
 	@printf '%s\n' $(bench_features)
 
 .PHONY: all modules tools install clean run perf ab track bisect check check-quick accel debug-kernel \
-	copy-to-tree series print-files print-features print-engine-objs
+	copy-to-tree series print-files print-features print-module-objs
 
 endif
 endif

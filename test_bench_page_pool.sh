@@ -39,10 +39,10 @@ usage: $0 [-d DIR] [-n N] [-o DIR] [-e BENCH_E2E [-E OPTIONS]] [-b FILE -p PCT]
        $0 -c [-b FILE -p PCT] [-r FILE] [-t FILE] RESULTS_FILE...
 Loads $MODULE with the module parameters given (see modinfo), checks
 each load against what its results file says and prints KTAP.  The
-modules come from -d DIR, else from the time_bench.ko and $MODULE.ko
-beside this script or in page_pool/ beside it (the kselftest install
-layouts), else from modprobe; a diagnostic line says which.
-  -d DIR   insmod time_bench.ko and $MODULE.ko from DIR (a build tree)
+module comes from -d DIR, else from the $MODULE.ko beside this script
+or in page_pool/ beside it (the kselftest install layouts), else from
+modprobe; a diagnostic line says which.
+  -d DIR   insmod $MODULE.ko from DIR (a build tree)
   -n N     load the module N times (default 1); every check on every load
   -o DIR   keep each load's results file in DIR, as load-NN.results
            (and its kernel log as load-NN.dmesg), numbered on from the
@@ -350,14 +350,12 @@ else
 	grep -qw page_pool_create /proc/kallsyms 2>/dev/null ||
 		skip_all "kernel has no page_pool (CONFIG_PAGE_POOL)"
 	if [ -n "$moddir" ]; then
-		[ -f "$moddir/time_bench.ko" ] && [ -f "$moddir/$MODULE.ko" ] ||
-			skip_all "no time_bench.ko and $MODULE.ko in $moddir"
+		[ -f "$moddir/$MODULE.ko" ] || skip_all "no $MODULE.ko in $moddir"
 		source_desc="insmod from $moddir"
-	elif [ -f "$HERE/time_bench.ko" ] && [ -f "$HERE/$MODULE.ko" ]; then
+	elif [ -f "$HERE/$MODULE.ko" ]; then
 		moddir=$HERE
 		source_desc="insmod from $HERE (beside this script)"
-	elif [ -f "$HERE/page_pool/time_bench.ko" ] &&
-	     [ -f "$HERE/page_pool/$MODULE.ko" ]; then
+	elif [ -f "$HERE/page_pool/$MODULE.ko" ]; then
 		# net/bench in a kernel tree: TEST_GEN_MODS_DIR is page_pool
 		moddir=$HERE/page_pool
 		source_desc="insmod from $moddir (the kselftest's module folder)"
@@ -383,9 +381,7 @@ loaded() {
 
 load_module() {	# params...
 	if [ -n "$moddir" ]; then
-		{ lsmod | grep -q '^time_bench ' ||
-			insmod "$moddir/time_bench.ko"; } &&
-			insmod "$moddir/$MODULE.ko" "$@"
+		insmod "$moddir/$MODULE.ko" "$@"
 	else
 		modprobe $MODULE "$@"
 	fi

@@ -98,7 +98,6 @@ void time_bench_chunk_here(struct time_bench_run *run)
 	c->in_context = ctx->here ? ctx->here(run) : true;
 	run->chunk_task = current;
 }
-EXPORT_SYMBOL_GPL(time_bench_chunk_here);
 
 /*
  * A chunk in the loading task, with preemption off: under PREEMPT_LAZY
@@ -133,7 +132,6 @@ const struct time_bench_context time_bench_process = {
 	.run_chunk = time_bench_process_chunk,
 	.here = time_bench_in_process,
 };
-EXPORT_SYMBOL_GPL(time_bench_process);
 
 struct time_bench_tasklet {
 	struct tasklet_struct tasklet;
@@ -200,7 +198,6 @@ const struct time_bench_context time_bench_softirq = {
 	.here = time_bench_in_softirq,
 	.teardown = time_bench_tasklet_teardown,
 };
-EXPORT_SYMBOL_GPL(time_bench_softirq);
 
 /* The hooks of a test's context; the engine's for several CPUs. */
 static const struct time_bench_context *
@@ -278,7 +275,6 @@ s64 time_bench_run_untimed(struct time_bench_run *run, u64 loops)
 	time_bench_glue_chunk(run, &c, false);
 	return c.error ?: c.completed;
 }
-EXPORT_SYMBOL_GPL(time_bench_run_untimed);
 
 /**
  * time_bench_skip() - says why this machine cannot run the test
@@ -297,7 +293,6 @@ int time_bench_skip(struct time_bench_run *run, const char *fmt, ...)
 	va_end(args);
 	return -ENODEV;
 }
-EXPORT_SYMBOL_GPL(time_bench_skip);
 
 static void time_bench_plan(const struct time_bench_suite *s,
 			    struct time_bench_plan *plan)
@@ -500,7 +495,6 @@ int time_bench_suite_prepare(struct time_bench_suite *s)
 		time_bench_release(s);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(time_bench_suite_prepare);
 
 /* What the numbers of this load are, said once before them. */
 static void time_bench_announce(struct time_bench_suite *s)
@@ -554,7 +548,6 @@ int time_bench_suite_run(struct time_bench_suite *s)
 	time_bench_results_create(s);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(time_bench_suite_run);
 
 /* Module exit: the results file goes, then what it showed. */
 void time_bench_suite_remove(struct time_bench_suite *s)
@@ -564,7 +557,3 @@ void time_bench_suite_remove(struct time_bench_suite *s)
 	time_bench_results_remove(s);
 	time_bench_release(s);
 }
-EXPORT_SYMBOL_GPL(time_bench_suite_remove);
-
-MODULE_DESCRIPTION("Engine of in-kernel micro-benchmarks: contexts, loop driver, results");
-MODULE_LICENSE("GPL");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the files of time_bench.ko share; a test module sees none of it.
+ * What the engine's files share; a test family sees none of it.
  *
  *   time_bench_core.c      chunks, process and softirq contexts, a run
  *   time_bench_params.c    module parameters, test selection

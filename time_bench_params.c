@@ -44,7 +44,6 @@ const struct kernel_param_ops time_bench_uint_param_ops = {
 	.set = time_bench_param_set_uint,
 	.get = time_bench_param_get_uint,
 };
-EXPORT_SYMBOL_GPL(time_bench_uint_param_ops);
 
 /* The names are checked with the other parameters, before the run. */
 static int time_bench_param_set_tests(const char *val,
@@ -77,7 +76,6 @@ const struct kernel_param_ops time_bench_tests_param_ops = {
 	.set = time_bench_param_set_tests,
 	.get = time_bench_param_get_tests,
 };
-EXPORT_SYMBOL_GPL(time_bench_tests_param_ops);
 
 /* Defaults that depend on the clock, once it is known. */
 void time_bench_apply_defaults(const struct time_bench_suite *s)

@@ -325,7 +325,7 @@ expect "-c with an unreadable file: exit 1" 1 \
 expect "not root: KTAP skip, exit 4" 4 '^1\.\.0 # SKIP must be run as root' \
 	setpriv --reuid=65534 --regid=65534 --clear-groups sh "$WRAPPER"
 expect "no modules in -d DIR: KTAP skip, exit 4" 4 \
-	'^1\.\.0 # SKIP (no time_bench.ko|kernel has no page_pool)' \
+	'^1\.\.0 # SKIP (no bench_page_pool_simple.ko|kernel has no page_pool)' \
 	sh "$WRAPPER" -d /nonexistent
 
 # Files are read before anything is loaded: with -d /nonexistent the

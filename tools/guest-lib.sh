@@ -76,20 +76,18 @@ bench_modprobe() {
 # A profiled guest (tools/guest.sh -P): where this load placed the code,
 # for the host to name the profile's blocks with (profile-lib.sh's
 # profile_merge): the kernel's _text, which moves with KASLR, and each
-# section of the two modules, as $BENCH_OUT/NAME.sections.  Reading all
+# section of the module, as $BENCH_OUT/NAME.sections.  Reading all
 # of /proc/kallsyms cost Debian's 6.12 0.75 G instructions and 7 MB on
 # the serial line; this reads a few hundred of its lines, up to _text.
 bench_symbols() {	# name
 	{
 		awk '$3 == "_text" { print "_text", $1; exit }' /proc/kallsyms
-		for b_m in time_bench $BENCH_MODULE; do
-			awk -v m="$b_m" 'FNR == 1 {
-				n = FILENAME
-				sub(/.*\/sections\//, "", n)
-				sub(/^0x/, "", $1)
-				print m, n, $1
-			}' /sys/module/$b_m/sections/.[!.]*
-		done
+		awk -v m="$BENCH_MODULE" 'FNR == 1 {
+			n = FILENAME
+			sub(/.*\/sections\//, "", n)
+			sub(/^0x/, "", $1)
+			print m, n, $1
+		}' /sys/module/$BENCH_MODULE/sections/.[!.]*
 	} >"$BENCH_OUT/$1.sections"
 }
 

@@ -14,7 +14,7 @@
 #	bench_profile.so output), section K to the K-th load's results
 #	file, its blocks named with that load's symbols: the kernel's
 #	(SYMS of profile_symbols, moved as SECTIONS's _text says) and the
-#	modules' (MODDIR's .ko files at SECTIONS's addresses).  Each
+#	module's (MODDIR's .ko at SECTIONS's addresses).  Each
 #	results file gets its tests' profiles (format 4, doc/output.rst).
 #	Anything that does not parse, a window left open, a test that ran
 #	without a window, a section without its load, is refused with
@@ -297,20 +297,19 @@ profile_symbols() {	# image release
 		die "cannot write $PROFILE_SYMS"
 }
 
-# The text symbols of the two modules in MODDIR (objdump -t), a line
-# each: "MODULE SECTION OFFSET t|T NAME".
+# The text symbols of the module in MODDIR (objdump -t), a line each:
+# "MODULE SECTION OFFSET t|T NAME".
 profile_modsyms() {	# moddir
-	for p_m in time_bench bench_page_pool_simple; do
-		[ -f "$1/$p_m.ko" ] || { say "$1: no $p_m.ko"; return 1; }
-		objdump -t "$1/$p_m.ko" | awk -v m="$p_m" -F '\t' '
-		# "VALUE FLAGS SECTION<tab>SIZE NAME" of a function
-		{
-			n = split($1, left, " ")
-			split($2, right, " ")
-			if (n >= 3 && left[n - 1] == "F" && left[n] ~ /^\.text/)
-				print m, left[n], left[1], (left[2] == "g" ? "T" : "t"), right[2]
-		}' || return 1
-	done
+	p_m=bench_page_pool_simple
+	[ -f "$1/$p_m.ko" ] || { say "$1: no $p_m.ko"; return 1; }
+	objdump -t "$1/$p_m.ko" | awk -v m="$p_m" -F '\t' '
+	# "VALUE FLAGS SECTION<tab>SIZE NAME" of a function
+	{
+		n = split($1, left, " ")
+		split($2, right, " ")
+		if (n >= 3 && left[n - 1] == "F" && left[n] ~ /^\.text/)
+			print m, left[n], left[1], (left[2] == "g" ? "T" : "t"), right[2]
+	}'
 }
 
 # A load's symbols as /proc/kallsyms would give them: the kernel's text
@@ -325,9 +324,9 @@ profile_kallsyms() {	# sections syms modsyms
 		print >ENVIRON["OUT"]
 		next
 	}
-	NF != 3 || $1 !~ /^(time_bench|bench_page_pool_simple)$/ ||
+	NF != 3 || $1 != "bench_page_pool_simple" ||
 	    $2 !~ /^\.[A-Za-z0-9_.-]+$/ || !hex16($3) {
-		bad("expected \"MODULE .SECTION ADDRESS\" of time_bench or bench_page_pool_simple")
+		bad("expected \"bench_page_pool_simple .SECTION ADDRESS\"")
 	}
 	{
 		print >ENVIRON["OUT"]

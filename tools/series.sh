@@ -6,7 +6,7 @@
 # tools/testing/selftests/net/bench/page_pool), as commits on its
 # current branch, one per logical step, ready for git format-patch:
 #
-#   1. time_bench as an engine module of objects, and the table of tests
+#   1. time_bench in one object per concern, linked with the table of tests
 #      (net/bench/page_pool, built through TEST_GEN_MODS_DIR)
 #   2. the wrapper's shell libraries and kselftest settings (net/bench,
 #      installed by TEST_FILES)
@@ -52,12 +52,12 @@ git -C "$TREE" diff --cached --quiet ||
 
 # The tree's Makefiles repeat what the project's Makefile lists once:
 # they must agree, or the tree would build or install something else.
-engine_objs=$(make -s --no-print-directory -C "$BENCH_TOP" print-engine-objs) ||
-	die "cannot get the engine's objects from $BENCH_TOP/Makefile"
-tree_objs=$(sed -n '/^time_bench-y :=/,/[^\\]$/p' "$UP/page_pool.mk" |
-	tr -d '\\' | sed 's/^time_bench-y :=//' | tr -s ' \t\n' ' ')
-[ "$(printf '%s' "$tree_objs" | xargs)" = "$(printf '%s' "$engine_objs" | xargs)" ] ||
-	die "upstream/page_pool.mk's time_bench-y ($tree_objs) differs from the Makefile's bench_engine_objs ($engine_objs)"
+module_objs=$(make -s --no-print-directory -C "$BENCH_TOP" print-module-objs) ||
+	die "cannot get the module's objects from $BENCH_TOP/Makefile"
+tree_objs=$(sed -n '/^bench_page_pool_simple-y :=/,/[^\\]$/p' "$UP/page_pool.mk" |
+	tr -d '\\' | sed 's/^bench_page_pool_simple-y :=//' | tr -s ' \t\n' ' ')
+[ "$(printf '%s' "$tree_objs" | xargs)" = "$(printf '%s' "$module_objs" | xargs)" ] ||
+	die "upstream/page_pool.mk's bench_page_pool_simple-y ($tree_objs) differs from the Makefile's bench_module_objs ($module_objs)"
 ksft_files=$(sed -n 's/^TEST_FILES := //p' "$UP/bench.mk")
 [ "$ksft_files" = "$(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries | xargs)" ] ||
 	die "upstream/bench.mk's TEST_FILES ($ksft_files) differs from the Makefile's BENCH_KSELFTEST_FILES"

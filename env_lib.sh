@@ -26,8 +26,10 @@ env_token() {	# file
 }
 
 # One value for every CPU: the token of cpuN/REL they all agree on,
-# "mixed" when they differ, "none" when no CPU has the file.
-env_all_cpus() {	# root rel
+# "mixed" when they differ, "none" when no CPU has the file.  A subshell
+# that globs: callers such as the wrapper run with set -f.
+env_all_cpus() (	# root rel
+	set +f
 	e_seen=
 	for e_file in "$1"/sys/devices/system/cpu/cpu[0-9]*/"$2"; do
 		e_v=$(env_token "$e_file") || continue
@@ -39,7 +41,7 @@ env_all_cpus() {	# root rel
 		fi
 	done
 	printf '%s' "${e_seen:-none}"
-}
+)
 
 # cpufreq's global boost switch, else intel_pstate's inverse one, else
 # the CPUs' own (amd-pstate).
@@ -54,8 +56,9 @@ env_boost() {	# root
 }
 
 # Each file of cpu/vulnerabilities as NAME=STATE, sorted by name in the
-# C locale (a glob sorts in the user's).
-env_mitigations() {	# root
+# C locale (a glob sorts in the user's); a subshell that globs.
+env_mitigations() (	# root
+	set +f
 	e_list=$(
 		for e_file in "$1"/sys/devices/system/cpu/vulnerabilities/*; do
 			[ -f "$e_file" ] || continue
@@ -65,7 +68,7 @@ env_mitigations() {	# root
 	)
 	e_list=${e_list% }
 	printf '%s' "${e_list:-none}"
-}
+)
 
 env_lines() {	# [root]
 	e_root=${1:-}

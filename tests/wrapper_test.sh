@@ -167,6 +167,8 @@ for UNDER in sh bash busybox; do
 	}
 	is "$UNDER: env_lines: each CPU's governor and boost, tokens sorted in C order, the command line as it is" \
 		"$env_want" env_sh 'env_lines "$1"' "$fake"
+	is "$UNDER: env_lines: the same under set -f, as the wrapper runs" \
+		"$env_want" env_sh 'set -f; env_lines "$1"' "$fake"
 	fake_put cpu1/cpufreq/scaling_governor 'powersave'
 	fake_put intel_pstate/no_turbo '1'
 	is "$UNDER: env_lines: CPUs that differ are mixed, intel_pstate's no_turbo is inverted" \

@@ -412,9 +412,13 @@ env_added() {	# file
 	e_proc=$(sed 's/[[:space:]]*$//' /proc/cmdline)
 	[ "$e_cmdline" = "$e_proc" ] ||
 		echo "#   /proc/cmdline has '$e_proc'"
+	# one NAME=STATE per file of the vulnerabilities folder
+	e_vulns=$(ls /sys/devices/system/cpu/vulnerabilities | wc -l)
+	e_words=$(results_header "$1" mitigations | wc -w)
+	echo "#   mitigations: $e_words, files of cpu/vulnerabilities: $e_vulns"
 	[ "$e_raw" = 0 ] && [ "$e_kept" = "platform mitigations cmdline " ] &&
-		[ "$e_cmdline" = "$e_proc" ] &&
-		[ -n "$(results_header "$1" mitigations)" ]
+		[ "$e_cmdline" = "$e_proc" ] && [ "$e_vulns" -gt 0 ] &&
+		[ "$e_words" = "$e_vulns" ]
 }
 
 gated() {	# ok|"not ok": the gate's lines that say so

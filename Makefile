@@ -147,6 +147,11 @@ track:
 bisect:
 	sh tools/bisect.sh
 
+# results.schema's generated parts: results_lib.sh's block and
+# tools/compare/results_fields.h (make check fails when they are stale).
+schema:
+	python3 tools/results-schema.py write
+
 # Everything that proves the project works; see README.rst.
 check:
 	sh tools/check.sh
@@ -201,7 +206,7 @@ print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linu
 print-features:
 	@printf '%s\n' $(bench_features)
 
-.PHONY: all modules tools install clean run perf ab track bisect check check-quick accel debug-kernel \
+.PHONY: all modules tools install clean run perf ab track bisect schema check check-quick accel debug-kernel \
 	copy-to-tree series print-files print-features print-module-objs
 
 endif

@@ -890,6 +890,21 @@ series_tree() {
 	return $ok
 }
 
+# results.schema's generated parts and the documentation agree with it,
+# and the tool finds what it must on copies (tests/schema_test.sh).
+schema_sources() {
+	/usr/bin/python3 "$BENCH_TOP/tools/results-schema.py" check-sources &&
+		sh "$BENCH_TOP/tests/schema_test.sh"
+}
+
+# Every test:, skip: and cpu: line the module and bench-e2e wrote in
+# this run's guests follows results.schema (the copies of the checkout
+# in "with space" are the project's own test data, not guests' output).
+schema_written() {
+	find "$LOGDIR" -name '*.results' ! -path "$LOGDIR/with space/*" \
+		-exec /usr/bin/python3 "$BENCH_TOP/tools/results-schema.py" check {} +
+}
+
 # Where the time went: each line's total, the steps in the order they
 # ran (lane: main, side, or fuzz; cache: what a step had to fetch or
 # build, "-" for nothing) and the slowest five.
@@ -1161,6 +1176,8 @@ step "checkpatch --strict on the sources" checkpatch \
 step "unit tests of time_bench arithmetic" unit_tests
 step "README.rst and doc/*.rst render with docutils, no warning or error" \
 	/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
+step "results.schema: results_lib.sh's block and bench-compare's fields generated from it, doc/output.rst's format lines in its order; the tool's own tests" \
+	schema_sources
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
 step "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
 	python3 tests/net_source_test.py
@@ -1181,6 +1198,8 @@ if [ "$TIER" = quick ]; then
 	use_kernel "$KERNELS"
 	step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: every test, every check of the kselftest, -n/-o, the regression gate, a CPU hog beside it" \
 		icount_suite "$KERNELS"
+	step "results.schema: every test:, skip: and cpu: line the guests wrote follows it" \
+		schema_written
 	step "the host's /boot and its linux-image packages are unchanged" \
 		boot_untouched
 	wall=$(($(date +%s) - start))
@@ -1301,6 +1320,8 @@ case " $KERNELS " in
 	;;
 esac
 
+step "results.schema: every test:, skip: and cpu: line the guests wrote, the module's and bench-e2e's, follows it" \
+	schema_written
 step "the host's /boot and its linux-image packages are unchanged" \
 	boot_untouched
 

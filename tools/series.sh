@@ -16,6 +16,11 @@
 # directory in 2, so that each patch that adds files says who keeps
 # them.
 #
+# Apart from the branch, for linux-kselftest: the fix of
+# kselftest/ktap_helpers.sh (upstream/ktap_helpers.diff, .msg), as a
+# patch file in KSFT_FIX_DIR (default build/series of the project),
+# when the tree's file still needs it.
+#
 # The messages are upstream/N-*.msg; each ends with the Signed-off-by of
 # SIGNOFF ("Name <address>"), who is also the author.  The compat
 # header keeps only the branches the tree's headers choose.
@@ -25,6 +30,8 @@ set -u
 SERIES_PLACEHOLDER="Page Pool Developer <developer@example.org>"
 TREE=${TREE:-}
 SIGNOFF=${SIGNOFF:-$SERIES_PLACEHOLDER}
+KSFT_FIX_DIR=${KSFT_FIX_DIR:-$BENCH_TOP/build/series}
+KTAP_HELPERS=tools/testing/selftests/kselftest/ktap_helpers.sh
 BENCH_REL=tools/testing/selftests/net/bench
 UP=$BENCH_TOP/upstream
 
@@ -124,22 +131,49 @@ maintainers_entry() {	# path
 	git -C "$TREE" add MAINTAINERS || die "git add MAINTAINERS failed in $TREE"
 }
 
-commit() {	# message-file
+# What is staged in REPO as a commit of SIGNOFF with MESSAGE-FILE.
+commit_in() {	# repo message-file
 	{
-		cat "$1"
+		cat "$2"
 		printf '\nSigned-off-by: %s\n' "$SIGNOFF"
 	} >"$tmp/msg"
-	git -C "$TREE" add -A -- "$BENCH_REL" || die "git add failed in $TREE"
-	! git -C "$TREE" diff --cached --quiet ||
-		die "$(head -n 1 "$1"): nothing to commit, the tree has it already"
+	! git -C "$1" diff --cached --quiet ||
+		die "$(head -n 1 "$2"): nothing to commit, the tree has it already"
 	s_name=${SIGNOFF% <*}
 	s_mail=${SIGNOFF##* <}
 	s_mail=${s_mail%>}
 	GIT_AUTHOR_NAME=$s_name GIT_AUTHOR_EMAIL=$s_mail \
 	GIT_COMMITTER_NAME=$s_name GIT_COMMITTER_EMAIL=$s_mail \
-		git -C "$TREE" commit -q -F "$tmp/msg" ||
-		die "git commit failed in $TREE"
+		git -C "$1" commit -q -F "$tmp/msg" ||
+		die "git commit failed in $1"
+}
+
+commit() {	# message-file
+	git -C "$TREE" add -A -- "$BENCH_REL" || die "git add failed in $TREE"
+	commit_in "$TREE" "$1"
 	say "committed: $(head -n 1 "$1")"
+}
+
+# The ktap_helpers.sh fix as a patch of its own: a commit in a scratch
+# repository of the tree's file, through git format-patch.
+ktap_helpers_fix() {
+	if ! git -C "$TREE" apply --check "$UP/ktap_helpers.diff" 2>/dev/null; then
+		say "$KTAP_HELPERS: upstream/ktap_helpers.diff does not apply (fixed already?): no patch for linux-kselftest"
+		return 0
+	fi
+	k_repo=$tmp/ktap
+	mkdir -p "$k_repo/${KTAP_HELPERS%/*}" &&
+		cp "$TREE/$KTAP_HELPERS" "$k_repo/$KTAP_HELPERS" &&
+		git -C "$k_repo" init -q && git -C "$k_repo" add . &&
+		git -C "$k_repo" -c user.name=tree -c user.email=tree@example.org \
+			commit -q -m "the tree's $KTAP_HELPERS" &&
+		git -C "$k_repo" apply --index "$UP/ktap_helpers.diff" ||
+		die "cannot apply upstream/ktap_helpers.diff to a copy of $KTAP_HELPERS"
+	commit_in "$k_repo" "$UP/ktap_helpers.msg"
+	mkdir -p "$KSFT_FIX_DIR" &&
+		k_patch=$(git -C "$k_repo" format-patch -1 -o "$KSFT_FIX_DIR") ||
+		die "cannot write the ktap_helpers.sh patch into $KSFT_FIX_DIR"
+	say "for linux-kselftest, apart from the series: $k_patch"
 }
 
 base=$(git -C "$TREE" rev-parse HEAD) || die "TREE=$TREE: no commit to build on"
@@ -172,6 +206,8 @@ commit "$UP/2-libraries.msg"
 put "$BENCH_TOP/test_bench_page_pool.sh" "$DEST/test_bench_page_pool.sh"
 chmod +x "$DEST/test_bench_page_pool.sh"
 commit "$UP/3-wrapper.msg"
+
+ktap_helpers_fix
 
 n=$(git -C "$TREE" rev-list --count "$base..HEAD")
 say "$n commits on $TREE's $(git -C "$TREE" rev-parse --abbrev-ref HEAD), signed off by $SIGNOFF"

@@ -2,8 +2,8 @@
 #
 # What moves the numbers besides the code under test and which user
 # space can read, written into a results file as it is collected: the
-# kselftest wrapper and the guests' loads (tools/guest-lib.sh) source
-# this.  The module writes what only the kernel knows (config:,
+# kselftest wrapper sources this (and so do the out-of-tree project's
+# guests).  The module writes what only the kernel knows (config:,
 # runtime:); these lines follow its runtime: line (doc/output.rst):
 #
 #   platform: cpufreq_governor=NAME|mixed|none boost=0|1|mixed|none smt=STATE|none

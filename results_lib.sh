@@ -324,7 +324,7 @@ __results_check() {	# one-block file [field...]
 	results_strict_awk "$r_file" "$__RESULTS_NUMBERS$__RESULTS_PROFILE"'
 	BEGIN {
 		numbers = split(ENVIRON["RESULTS_NUMBERS"], number, " ")
-		# required by results.schema (bench-compare reads the same)
+		# what every format 3 test: line has (bench-compare requires it too)
 		nrequired = split(ENVIRON["RESULTS_REQUIRED"], required, " ")
 	}
 	# blank lines may come first, then the first block

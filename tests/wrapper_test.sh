@@ -174,9 +174,9 @@ for UNDER in sh bash busybox; do
 	is "$UNDER: env_lines: CPUs that differ are mixed, intel_pstate's no_turbo is inverted" \
 		"platform: cpufreq_governor=mixed boost=0 smt=on" \
 		env_sh 'env_lines "$1" | sed -n 1p' "$fake"
-	fake_put cpufreq/boost '0'
+	fake_put cpufreq/boost '1'
 	is "$UNDER: env_lines: cpufreq's global boost comes first" \
-		"platform: cpufreq_governor=mixed boost=0 smt=on" \
+		"platform: cpufreq_governor=mixed boost=1 smt=on" \
 		env_sh 'env_lines "$1" | sed -n 1p' "$fake"
 	rm -rf "$fake_cpu/cpufreq" "$fake_cpu/intel_pstate"
 	fake_put cpu1/cpufreq/scaling_governor 'performance'

@@ -511,8 +511,9 @@ build_modules() {
 		flock 9 || exit 1
 		copy_files "$out" module
 		# a folder of an older checkout may hold time_bench.ko, which
-		# is linked into the module now; guests take every .ko
-		rm -f "$out/time_bench.ko"
+		# is linked into the module now (guests take every .ko), and
+		# the tests' file under its old name
+		rm -f "$out/time_bench.ko" "$out/bench_page_pool_simple.c"
 		make -s -C "$out" -j"$(nproc)" KDIR="$KDIR" modules >&2
 	) 9>"$out/.lock" || die "module build against $KDIR failed"
 	printf '%s\n' "$out"

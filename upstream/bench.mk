@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The page_pool benchmark as a kselftest: page_pool/ builds the modules,
-# the wrapper loads them, checks what each test did and prints KTAP.
+# The page_pool benchmark as a kselftest: page_pool/ builds the module,
+# the wrapper loads it, checks what each test did and prints KTAP.
 
 TEST_GEN_MODS_DIR := page_pool
 

@@ -162,11 +162,15 @@ fail_alloc_runs() {
 
 # time_bench is linked into the module, as upstream links it: no module
 # of its own for modprobe to resolve.
-deps=$(modinfo -F depends $MODULE)
-echo "#   $MODULE depends on: ${deps:-nothing}"
-case ",$deps," in
-*,time_bench,*) false ;;
-esac
+if deps=$(modinfo -F depends $MODULE); then
+	echo "#   $MODULE depends on: ${deps:-nothing}"
+	case ",$deps," in
+	*,time_bench,*) false ;;
+	esac
+else
+	echo "#   modinfo $MODULE failed"
+	false
+fi
 report $? "time_bench is linked into $MODULE, no module of its own"
 
 # A CPU hog beside the module, on the guest's one vCPU: the process

@@ -50,7 +50,7 @@ ccflags-y += $(bench_features)
 else
 
 # The project's files, listed once.  A kernel tree needs the first list
-# to build the modules (lib/bench_page_pool), the kselftest the second
+# to build the module (lib/bench_page_pool), the kselftest the second
 # one too.  The kselftest rules, "make copy-to-tree" and the host tools
 # ("make print-files FILES=module|kselftest") take them from here.
 # bench_this: this file, read before anything is included.
@@ -66,8 +66,8 @@ BENCH_MODULES := bench_page_pool_simple.ko
 ifneq ($(wildcard $(CURDIR)/../../lib.mk),)
 
 # kselftest: "make -C tools/testing/selftests TARGETS=net/bench_page_pool"
-# builds the modules, "... install INSTALL_PATH=X" puts them beside the
-# wrapper, which loads them from there.  They are built against KDIR: by
+# builds the module, "... install INSTALL_PATH=X" puts it beside the
+# wrapper, which loads it from there.  It is built against KDIR: by
 # default the kernel tree this directory is in, or its O= output, when
 # that is built, else the running kernel.
 TEST_PROGS := $(BENCH_KSELFTEST_PROGS)
@@ -170,7 +170,8 @@ debug-kernel:
 
 # "make series TREE=/path/to/linux": the project as commits replacing
 # upstream's benchmark in tools/testing/selftests/net/bench of a kernel
-# git tree, ready for git format-patch (doc/in-tree.rst).
+# git tree, and their patches with a cover letter in build/series
+# (doc/in-tree.rst).
 series:
 	sh tools/series.sh
 

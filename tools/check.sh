@@ -436,9 +436,9 @@ install_staged() {
 	dep=$(grep '/bench_page_pool_simple\.ko[.a-z]*:' \
 		"$stage/lib/modules/$KERNEL_RELEASE/modules.dep")
 	say "modules.dep: $dep"
+	# the line ends at its colon: no module it depends on
 	case $dep in
-	*time_bench*) return 1 ;;
-	*/bench_page_pool_simple.ko*:*) ;;
+	*/bench_page_pool_simple.ko:|*/bench_page_pool_simple.ko.[a-z]*:) ;;
 	*) return 1 ;;
 	esac
 	[ -z "$(find "$stage" -name 'time_bench.ko*')" ]
@@ -841,13 +841,16 @@ series_tree() {
 			commit -q -m "linux-source-7.2 as Debian ships it"
 	) || return 1
 	s_t=$(date +%s)
-	TREE=$s_tree KSFT_FIX_DIR=$s_dir/patches \
+	s_base=$(git -C "$s_tree" rev-parse HEAD) || return 1
+	# upstream's module, for the cover letter's "before"
+	mkdir -p "$s_dir/upstream" &&
+		quiet_build "$s_dir/build-upstream.log" \
+			make -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" &&
+		cp "$s_tree/$SERIES_REL/page_pool/bench_page_pool.ko" \
+			"$s_dir/upstream/" || return 1
+	make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
+	TREE=$s_tree SERIES_OUT=$s_dir/patches \
 		sh "$BENCH_TOP/tools/series.sh" || return 1
-	# the ktap_helpers.sh fix beside them, named apart from the series'
-	for p in "$s_dir/patches"/*.patch; do
-		mv "$p" "$s_dir/patches/ksft-$(basename "$p")" || return 1
-	done
-	git -C "$s_tree" format-patch -q -o "$s_dir/patches" HEAD~3 || return 1
 	ktap_fix_prints "$s_tree" "$s_dir/patches"/ksft-*.patch || return 1
 	ok=0
 	# checkpatch (one core) beside the builds; Debian's python3 has
@@ -855,6 +858,9 @@ series_tree() {
 	(
 		cd "$s_tree" || exit 1
 		for p in "$s_dir/patches"/*.patch; do
+			case $p in
+			*/0000-cover-letter.patch) continue ;;
+			esac
 			PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict \
 				--terse --show-types "$p" >"$p.checkpatch" 2>&1
 		done
@@ -877,6 +883,7 @@ series_tree() {
 		INSTALL_PATH="$s_dir/ksft" || ok=1
 	wait "$s_checkpatch"
 	for p in "$s_dir/patches"/*.patch; do
+		[ -e "$p.checkpatch" ] || continue
 		out=$(cat "$p.checkpatch")
 		say "$(basename "$p"): checkpatch --strict: ${out:-clean}"
 		[ -z "$(printf '%s' "$out" | grep -v '^total: 0 errors, 0 warnings, 0 checks, ')" ] ||
@@ -913,7 +920,77 @@ series_tree() {
 			{ say "upstream's $t did not run"; ok=1; }
 	done
 	say "tests run and reported: $(printf '%s\n' "$s_tests" | grep -c .)"
-	return $ok
+	[ $ok = 0 ] || return 1
+	series_cover "$s_base"
+}
+
+# The cover letter's numbers, measured: upstream's tests by upstream's
+# module and by the series' (HEAD's kselftest install), one load each
+# in a guest counting instructions; then make series again from the
+# base with them as NUMBERS, and the cover letter must carry them.
+SERIES_LOOPS=100000
+series_cover() {	# base
+	c_dir=$s_dir/numbers
+	rm -rf "$c_dir" "$c_dir.payload"
+	mkdir -p "$c_dir.payload"
+	printf '%s\n' 'mark() { printf "%s\n" "$1" >/dev/kmsg; }' \
+		'mark series-upstream' \
+		"insmod /bench/upstream/bench_page_pool.ko loops=$SERIES_LOOPS && rmmod bench_page_pool || exit 1" \
+		'mark series-after' \
+		"insmod /bench/ksft/net/bench/page_pool/bench_page_pool_simple.ko tests=$(printf '%s' "$SERIES_UPSTREAM_TESTS" | tr ' ' ,) loops=$SERIES_LOOPS reps=1 && rmmod bench_page_pool_simple || exit 1" \
+		'dmesg >"$BENCH_OUT/numbers.dmesg"' >"$c_dir.payload/payload.sh"
+	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -i -s 1 -t 300 \
+		-p "$c_dir.payload/payload.sh" -o "$c_dir" \
+		-D "$s_dir/ksft" -D "$s_dir/upstream" || return 1
+	# "PREFIX: Type:NAME Per elem: ... (invoke count:K tsc_interval:Z)"
+	# per module: Z/K, counted instructions per element
+	awk -v tests="$SERIES_UPSTREAM_TESTS" -v loops=$SERIES_LOOPS \
+		-v release="$KERNEL_RELEASE" '
+	/ series-upstream$/ { side = "before"; next }
+	/ series-after$/ { side = "after"; next }
+	side != "" && / Type:[^ ]+ Per elem: / &&
+	match($0, /\(invoke count:[0-9]+ tsc_interval:[0-9]+\)$/) {
+		name = $0
+		sub(/.* Type:/, "", name)
+		sub(/ .*/, "", name)
+		split(substr($0, RSTART + 14), w, /[ :)]/)
+		if (!((side, name) in value))
+			value[side, name] = sprintf("%.2f", w[3] / w[1])
+	}
+	END {
+		print "Upstream'"'"'s tests before the series (its module) and after it,"
+		print "instructions per element: QEMU -icount, Debian'"'"'s " release ","
+		print "one load of each module, loops=" loops ":"
+		print ""
+		printf "  %-24s %10s %10s\n", "test", "before", "after"
+		n = split(tests, t, " ")
+		for (i = 1; i <= n; i++) {
+			if (!(("before", t[i]) in value) || !(("after", t[i]) in value))
+				exit 1
+			printf "  %-24s %10s %10s\n", t[i], value["before", t[i]],
+			       value["after", t[i]]
+		}
+	}' "$c_dir/numbers.dmesg" >"$c_dir/numbers.txt" ||
+		{ say "not every upstream test printed its line in both loads"; return 1; }
+	sed 's/^/# /' "$c_dir/numbers.txt" >&2
+	git -C "$s_tree" reset -q --hard "$1" || return 1
+	# a table that is no text is refused in one line, nothing committed
+	printf 'before\001after\n' >"$c_dir/bad.txt"
+	c_out=$(TREE=$s_tree NUMBERS=$c_dir/bad.txt \
+		sh "$BENCH_TOP/tools/series.sh" 2>&1)
+	c_rc=$?
+	say "NUMBERS with a control character: exit $c_rc, $c_out"
+	[ $c_rc = 2 ] && [ "$(git -C "$s_tree" rev-parse HEAD)" = "$1" ] &&
+		[ "$c_out" = "error: $c_dir/bad.txt:1: accepted: 1 to 60 lines of printable ASCII, each 200 bytes or less" ] ||
+		return 1
+	TREE=$s_tree SERIES_OUT=$s_dir/patches NUMBERS=$c_dir/numbers.txt \
+		sh "$BENCH_TOP/tools/series.sh" >/dev/null || return 1
+	c_letter=$s_dir/patches/0000-cover-letter.patch
+	grep -q '^Subject: \[PATCH net-next 0/3\] selftests: net: page_pool: ' "$c_letter" &&
+		grep -qxF "$(sed -n 5p "$c_dir/numbers.txt")" "$c_letter" &&
+		grep -q '^  selftests: net: page_pool: check each test in' "$c_letter" ||
+		{ say "$c_letter: no subject, numbers or shortlog of the series"; return 1; }
+	say "cover letter: $c_letter"
 }
 
 # results.schema's generated parts and the documentation agree with it,
@@ -927,8 +1004,13 @@ schema_sources() {
 # this run's guests follows results.schema (the copies of the checkout
 # in "with space" are the project's own test data, not guests' output).
 schema_written() {
+	w_list=$LOGDIR/schema-files.txt
 	find "$LOGDIR" -name '*.results' ! -path "$LOGDIR/with space/*" \
-		-exec /usr/bin/python3 "$BENCH_TOP/tools/results-schema.py" check {} +
+		>"$w_list" || return 1
+	[ -s "$w_list" ] || { say "no results file in $LOGDIR"; return 1; }
+	# one name a line, never split on blanks
+	tr '\n' '\0' <"$w_list" |
+		xargs -0 /usr/bin/python3 "$BENCH_TOP/tools/results-schema.py" check
 }
 
 # Where the time went: each line's total, the steps in the order they
@@ -1148,7 +1230,7 @@ side_lane() {
 	case " $KERNELS " in
 	*" 7.2 "*)
 		use_kernel 7.2
-		lane_step "$KERNEL_RELEASE: make series into its tree's net/bench, checkpatch --strict per patch, each commit builds, the kselftest build and install, run_kselftest.sh in a guest" \
+		lane_step "$KERNEL_RELEASE: make series into its tree's net/bench, checkpatch --strict per patch, each commit builds, the kselftest build and install, run_kselftest.sh in a guest, the cover letter with upstream's tests counted before and after" \
 			series_tree
 		;;
 	esac

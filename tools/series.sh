@@ -4,22 +4,26 @@
 # "make series TREE=/path/to/linux": writes the project into upstream's
 # page_pool benchmark of a kernel tree (a git work tree with
 # tools/testing/selftests/net/bench/page_pool), as commits on its
-# current branch, one per logical step, ready for git format-patch:
+# current branch, one per logical step:
 #
-#   1. time_bench in one object per concern, linked with the table of tests
+#   1. time_bench in one object per concern, linked with the tests
 #      (net/bench/page_pool, built through TEST_GEN_MODS_DIR)
 #   2. the wrapper's shell libraries and kselftest settings (net/bench,
 #      installed by TEST_FILES)
 #   3. the wrapper, replacing upstream's test_bench_page_pool.sh
 #
-# MAINTAINERS: the PAGE POOL entry gets the modules in 1 and the whole
+# MAINTAINERS: the PAGE POOL entry gets the module in 1 and the whole
 # directory in 2, so that each patch that adds files says who keeps
 # them.
 #
-# Apart from the branch, for linux-kselftest: the fix of
-# kselftest/ktap_helpers.sh (upstream/ktap_helpers.diff, .msg), as a
-# patch file in KSFT_FIX_DIR (default build/series of the project),
-# when the tree's file still needs it.
+# Then the patches, into SERIES_OUT (default build/series of the
+# project; its *.patch files are replaced): git format-patch of the
+# commits with a cover letter whose subject and text are
+# upstream/0-cover.msg's, with the table of NUMBERS=FILE (text a
+# measurement printed, such as bench-compare's) when given; and, apart
+# from the series, for linux-kselftest, the fix of
+# kselftest/ktap_helpers.sh (upstream/ktap_helpers.diff, .msg) as
+# ksft-0001-*.patch, when the tree's file still needs it.
 #
 # The messages are upstream/N-*.msg; each ends with the Signed-off-by of
 # SIGNOFF ("Name <address>"), who is also the author.  The compat
@@ -30,7 +34,8 @@ set -u
 SERIES_PLACEHOLDER="Page Pool Developer <developer@example.org>"
 TREE=${TREE:-}
 SIGNOFF=${SIGNOFF:-$SERIES_PLACEHOLDER}
-KSFT_FIX_DIR=${KSFT_FIX_DIR:-$BENCH_TOP/build/series}
+SERIES_OUT=${SERIES_OUT:-$BENCH_TOP/build/series}
+NUMBERS=${NUMBERS:-}
 KTAP_HELPERS=tools/testing/selftests/kselftest/ktap_helpers.sh
 BENCH_REL=tools/testing/selftests/net/bench
 UP=$BENCH_TOP/upstream
@@ -42,6 +47,10 @@ case $SIGNOFF in
 ?*' <'?*@?*'>') ;;
 *) usage_die "SIGNOFF=$SIGNOFF: accepted: \"Name <address>\"" ;;
 esac
+# the author and committer of the commits, the sender of the cover letter
+s_name=${SIGNOFF% <*}
+s_mail=${SIGNOFF##* <}
+s_mail=${s_mail%>}
 [ -d "$TREE/$BENCH_REL/page_pool" ] ||
 	usage_die "TREE=$TREE: no $BENCH_REL/page_pool (upstream's benchmark, which the series replaces; older trees: make copy-to-tree)"
 [ ! -f "$TREE/$BENCH_REL/page_pool/time_bench_core.c" ] ||
@@ -49,6 +58,15 @@ esac
 [ -f "$TREE/tools/testing/selftests/kselftest/ktap_helpers.sh" ] &&
 	grep -q TEST_GEN_MODS_DIR "$TREE/tools/testing/selftests/lib.mk" ||
 	usage_die "TREE=$TREE: its kselftest framework lacks ktap_helpers.sh or TEST_GEN_MODS_DIR"
+# The table goes into a mail as it is: lines of printable text.
+if [ -n "$NUMBERS" ]; then
+	[ -f "$NUMBERS" ] && [ -r "$NUMBERS" ] ||
+		usage_die "NUMBERS=$NUMBERS: cannot read it"
+	bad=$(LC_ALL=C awk '/[^\t -~]/ || length($0) > 200 { bad = NR; exit }
+		END { print (bad ? bad : NR == 0 ? 1 : NR > 60 ? 61 : "") }' "$NUMBERS")
+	[ -z "$bad" ] ||
+		usage_die "$NUMBERS:$bad: accepted: 1 to 60 lines of printable ASCII, each 200 bytes or less"
+fi
 top=$(git -C "$TREE" rev-parse --show-toplevel 2>/dev/null) &&
 	[ "$(cd "$top" && pwd -P)" = "$(cd "$TREE" && pwd -P)" ] ||
 	usage_die "TREE=$TREE: not the top of a git work tree (git init, add and commit it first)"
@@ -69,6 +87,9 @@ ksft_files=$(sed -n 's/^TEST_FILES := //p' "$UP/bench.mk")
 [ "$ksft_files" = "$(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries | xargs)" ] ||
 	die "upstream/bench.mk's TEST_FILES ($ksft_files) differs from the Makefile's BENCH_KSELFTEST_FILES"
 
+# git -C TREE would take a relative SERIES_OUT from the tree
+mkdir -p "$SERIES_OUT" && SERIES_OUT=$(cd "$SERIES_OUT" && pwd) ||
+	die "SERIES_OUT=$SERIES_OUT: cannot create it"
 temp_dir tmp
 DEST=$TREE/$BENCH_REL
 
@@ -139,9 +160,6 @@ commit_in() {	# repo message-file
 	} >"$tmp/msg"
 	! git -C "$1" diff --cached --quiet ||
 		die "$(head -n 1 "$2"): nothing to commit, the tree has it already"
-	s_name=${SIGNOFF% <*}
-	s_mail=${SIGNOFF##* <}
-	s_mail=${s_mail%>}
 	GIT_AUTHOR_NAME=$s_name GIT_AUTHOR_EMAIL=$s_mail \
 	GIT_COMMITTER_NAME=$s_name GIT_COMMITTER_EMAIL=$s_mail \
 		git -C "$1" commit -q -F "$tmp/msg" ||
@@ -157,8 +175,12 @@ commit() {	# message-file
 # The ktap_helpers.sh fix as a patch of its own: a commit in a scratch
 # repository of the tree's file, through git format-patch.
 ktap_helpers_fix() {
+	if git -C "$TREE" apply --reverse --check "$UP/ktap_helpers.diff" 2>/dev/null; then
+		say "$KTAP_HELPERS: fixed already; no patch for linux-kselftest"
+		return 0
+	fi
 	if ! git -C "$TREE" apply --check "$UP/ktap_helpers.diff" 2>/dev/null; then
-		say "$KTAP_HELPERS: upstream/ktap_helpers.diff does not apply (fixed already?): no patch for linux-kselftest"
+		say "$KTAP_HELPERS differs from the file upstream/ktap_helpers.diff fixes: no patch for linux-kselftest (port the fix by hand)"
 		return 0
 	fi
 	k_repo=$tmp/ktap
@@ -170,15 +192,51 @@ ktap_helpers_fix() {
 		git -C "$k_repo" apply --index "$UP/ktap_helpers.diff" ||
 		die "cannot apply upstream/ktap_helpers.diff to a copy of $KTAP_HELPERS"
 	commit_in "$k_repo" "$UP/ktap_helpers.msg"
-	mkdir -p "$KSFT_FIX_DIR" &&
-		k_patch=$(git -C "$k_repo" format-patch -1 -o "$KSFT_FIX_DIR") ||
-		die "cannot write the ktap_helpers.sh patch into $KSFT_FIX_DIR"
-	say "for linux-kselftest, apart from the series: $k_patch"
+	k_patch=$(git -C "$k_repo" format-patch -1 -o "$tmp/ksft") &&
+		mv "$k_patch" "$SERIES_OUT/ksft-${k_patch##*/}" ||
+		die "cannot write the ktap_helpers.sh patch into $SERIES_OUT"
+	say "for linux-kselftest, apart from the series: $SERIES_OUT/ksft-${k_patch##*/}"
+}
+
+# git format-patch of the series, its cover letter's subject and blurb
+# from upstream/0-cover.msg and NUMBERS (through the environment: text,
+# never code).
+series_patches() {	# base
+	# netdev's rule: the tree a series is for, in its subject
+	GIT_COMMITTER_NAME=$s_name GIT_COMMITTER_EMAIL=$s_mail \
+		git -C "$TREE" format-patch -q --cover-letter -o "$SERIES_OUT" \
+		--subject-prefix="PATCH net-next" "$1..HEAD" ||
+		die "git format-patch failed in $TREE"
+	c_file=$SERIES_OUT/0000-cover-letter.patch
+	{
+		sed 1,2d "$UP/0-cover.msg"
+		if [ -n "$NUMBERS" ]; then
+			printf '\n'
+			cat "$NUMBERS"
+		fi
+	} >"$tmp/blurb" || die "cannot write the cover letter's text"
+	SUBJECT=$(sed -n 1p "$UP/0-cover.msg") BLURB_FILE=$tmp/blurb awk '
+		/^Subject: .*\*\*\* SUBJECT HERE \*\*\*$/ {
+			sub(/\*\*\* SUBJECT HERE \*\*\*$/, "")
+			print $0 ENVIRON["SUBJECT"]
+			subject = 1
+			next
+		}
+		$0 == "*** BLURB HERE ***" {
+			while ((getline line <ENVIRON["BLURB_FILE"]) > 0)
+				print line
+			blurb = 1
+			next
+		}
+		{ print }
+		END { exit !(subject && blurb) }
+	' "$c_file" >"$tmp/cover" && mv "$tmp/cover" "$c_file" ||
+		die "git format-patch's cover letter has no subject or blurb to fill"
 }
 
 base=$(git -C "$TREE" rev-parse HEAD) || die "TREE=$TREE: no commit to build on"
 
-# page_pool/ holds the modules' sources only: upstream's go
+# page_pool/ holds the module's sources only: upstream's go
 git -C "$TREE" rm -q -r -- "$BENCH_REL/page_pool" || die "git rm failed in $TREE"
 mkdir -p "$DEST/page_pool" || die "cannot create $DEST/page_pool"
 for f in $(project_files module); do
@@ -195,6 +253,11 @@ commit "$UP/1-engine.msg"
 for f in $(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries); do
 	put "$BENCH_TOP/$f" "$DEST/$f"
 done
+# results_lib.sh's list of required fields comes from the project's
+# results.schema, which the tree has not: its markers stay out
+sed -e '/^# results\.schema: generated by tools\/results-schema\.py/d' \
+	-e '/^# end of the generated part$/d' "$BENCH_TOP/results_lib.sh" \
+	>"$tmp/results_lib.sh" && put "$tmp/results_lib.sh" "$DEST/results_lib.sh"
 put "$UP/bench.mk" "$DEST/Makefile"
 put "$BENCH_TOP/settings" "$DEST/settings"
 # the Kconfig symbol is the lib/ copy's; the kselftest builds without it
@@ -207,10 +270,15 @@ put "$BENCH_TOP/test_bench_page_pool.sh" "$DEST/test_bench_page_pool.sh"
 chmod +x "$DEST/test_bench_page_pool.sh"
 commit "$UP/3-wrapper.msg"
 
+mkdir -p "$SERIES_OUT" && rm -f "$SERIES_OUT"/*.patch ||
+	die "cannot empty $SERIES_OUT of its patches"
+series_patches "$base"
 ktap_helpers_fix
 
 n=$(git -C "$TREE" rev-list --count "$base..HEAD")
 say "$n commits on $TREE's $(git -C "$TREE" rev-parse --abbrev-ref HEAD), signed off by $SIGNOFF"
 [ "$SIGNOFF" != "$SERIES_PLACEHOLDER" ] ||
 	say "the sign-off is a placeholder: SIGNOFF=\"Your Name <you@example.org>\" signs as you"
-say "then, in $TREE: git format-patch -$n --cover-letter -o OUTDIR; scripts/checkpatch.pl --strict OUTDIR/*.patch"
+[ -n "$NUMBERS" ] ||
+	say "the cover letter has no numbers: NUMBERS=FILE puts a measured table into it"
+say "the patches and their cover letter: $SERIES_OUT; then, in $TREE: scripts/checkpatch.pl --strict $SERIES_OUT/0*-*.patch (the cover letter aside)"

@@ -983,9 +983,13 @@ series_cover() {	# base
 	[ $c_rc = 2 ] && [ "$(git -C "$s_tree" rev-parse HEAD)" = "$1" ] &&
 		[ "$c_out" = "error: $c_dir/bad.txt:1: accepted: 1 to 60 lines of printable ASCII, each 200 bytes or less" ] ||
 		return 1
+	# a folder that holds patches is refused, a new one used
 	TREE=$s_tree SERIES_OUT=$s_dir/patches NUMBERS=$c_dir/numbers.txt \
+		sh "$BENCH_TOP/tools/series.sh" 2>&1 |
+		grep -q ": holds patches already" || return 1
+	TREE=$s_tree SERIES_OUT=$c_dir/patches NUMBERS=$c_dir/numbers.txt \
 		sh "$BENCH_TOP/tools/series.sh" >/dev/null || return 1
-	c_letter=$s_dir/patches/0000-cover-letter.patch
+	c_letter=$c_dir/patches/0000-cover-letter.patch
 	grep -q '^Subject: \[PATCH net-next 0/3\] selftests: net: page_pool: ' "$c_letter" &&
 		grep -qxF "$(sed -n 5p "$c_dir/numbers.txt")" "$c_letter" &&
 		grep -q '^  selftests: net: page_pool: check each test in' "$c_letter" ||

@@ -17,7 +17,8 @@
 # them.
 #
 # Then the patches, into SERIES_OUT (default build/series of the
-# project; its *.patch files are replaced): git format-patch of the
+# project, whose *.patch files are replaced; another folder must hold
+# none): git format-patch of the
 # commits with a cover letter whose subject and text are
 # upstream/0-cover.msg's, with the table of NUMBERS=FILE (text a
 # measurement printed, such as bench-compare's) when given; and, apart
@@ -90,6 +91,17 @@ ksft_files=$(sed -n 's/^TEST_FILES := //p' "$UP/bench.mk")
 # git -C TREE would take a relative SERIES_OUT from the tree
 mkdir -p "$SERIES_OUT" && SERIES_OUT=$(cd "$SERIES_OUT" && pwd) ||
 	die "SERIES_OUT=$SERIES_OUT: cannot create it"
+# the patches of an earlier run go; nobody else's
+if [ "$SERIES_OUT" = "$(mkdir -p "$BENCH_TOP/build/series" &&
+			cd "$BENCH_TOP/build/series" && pwd)" ]; then
+	rm -f "$SERIES_OUT"/*.patch ||
+		die "cannot empty $SERIES_OUT of its patches"
+else
+	for p in "$SERIES_OUT"/*.patch; do
+		[ ! -e "$p" ] ||
+			usage_die "SERIES_OUT=$SERIES_OUT: holds patches already (${p##*/}); give a folder without any"
+	done
+fi
 temp_dir tmp
 DEST=$TREE/$BENCH_REL
 
@@ -270,8 +282,6 @@ put "$BENCH_TOP/test_bench_page_pool.sh" "$DEST/test_bench_page_pool.sh"
 chmod +x "$DEST/test_bench_page_pool.sh"
 commit "$UP/3-wrapper.msg"
 
-mkdir -p "$SERIES_OUT" && rm -f "$SERIES_OUT"/*.patch ||
-	die "cannot empty $SERIES_OUT of its patches"
 series_patches "$base"
 ktap_helpers_fix
 

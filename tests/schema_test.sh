@@ -62,6 +62,12 @@ sed -i '/^   test: name=</s/ cpu=<n> cpu_moves=<n> / cpu_moves=<n> cpu=<n> /' \
 	"$a/doc/output.rst"
 expect "check-sources: doc/output.rst's test: line out of order" "$a" 1 \
 	'doc/output.rst:[0-9]+: test: lists .* cpu_moves cpu ' check-sources
+sed -i '/^   test: name=</s/ cpu_moves=<n> cpu=<n> / cpu=<n> cpu_moves=<n> /' \
+	"$a/doc/output.rst"
+# the format block's cmdline: line dropped
+sed -i '/^   cmdline: </d' "$a/doc/output.rst"
+expect "check-sources: doc/output.rst's format block without cmdline:" "$a" 1 \
+	"doc/output.rst:[0-9]+: the format block's lines are .* mitigations params " check-sources
 printf 'test\tx\tuint\tsometimes\n' >>"$a/results.schema"
 expect "a schema line that does not parse: FILE:LINE, exit 2" "$a" 2 \
 	'results.schema:[0-9]+: presence sometimes: accepted' check-sources
@@ -70,6 +76,12 @@ expect "a schema line that does not parse: FILE:LINE, exit 2" "$a" 2 \
 b=$dir/b
 tree "$b"
 cat >"$b/results.schema" <<'EOF'
+line	format		format		required
+line	clock		clock		required
+line	platform	words		collected
+line	cmdline		text		collected
+line	selected	names		always
+line	end		end		required
 test	name		name		required
 test	context		word		required
 test	loops		uint		required
@@ -86,16 +98,20 @@ skip	name		name		required
 skip	reason		text		required
 cpu	name		name		required
 cpu	role		word		always
+failed	name		name		e2e
+failed	reason		text		e2e
 EOF
 good=$dir/good.results
-printf '%s\n' 'format: bench_page_pool_simple 3' \
+printf '%s\n' 'format: bench_page_pool_simple 3' 'clock: instructions' \
+	'platform: boost=none' 'cmdline: console=ttyS0 a=\c' 'selected: t1,t2,e,t3,f' \
 	'test: name=t1 context=softirq loops=7 cycles_min=3.00 retried=0 pmu=- twin=-' \
 	'test: name=t2 context=napi loops=7 cycles_min=3.00 retried=0 ipc=1.25 alloc_fast=1 alloc_slow=2 twin=t1' \
 	'test: name=e context=e2e loops=5 cycles_min=9.50 pmu=- other_ns=4 pp_refills=3' \
 	'skip: name=t3 reason=needs 2 online CPUs, 1 online' \
-	'cpu: name=t2 role=alloc' 'end: tests=3 skips=1' >"$good"
+	'cpu: name=t2 role=alloc' 'failed: name=f reason=no packet came' \
+	'end: tests=3 skips=1' >"$good"
 expect "check: the module's and bench-e2e's lines that follow it" "$b" 0 \
-	'^results.schema: 5 lines of 1 files follow it \(4 of the module, 1 of tools/e2e\)$' check "$good"
+	'^results.schema: 1 blocks of 1 files follow it, 6 test:, skip:, cpu: and failed: lines \(4 of the module, 2 of tools/e2e\)$' check "$good"
 n=0
 for bad in 's/ twin=t1//;no twin= .the module always writes it.' \
 	   's/ loops=7 cycles_min=3.00 retried/ cycles_min=3.00 loops=7 retried/;loops out of results.schema.s order' \
@@ -106,7 +122,13 @@ for bad in 's/ twin=t1//;no twin= .the module always writes it.' \
 	   's/ retried=0 pmu=- twin=-/ retried=0 pmu=- pp_refills=1 twin=-/;pp_refills= is not the module.s to write' \
 	   's/ twin=-/ twin=- colour=red/;colour is not a test: field' \
 	   's/ loops=7 / loops=7 loops=7 /;loops given twice' \
-	   's/^skip: name=t3 reason=.*/skip: name=t3/;no reason='; do
+	   's/^skip: name=t3 reason=.*/skip: name=t3/;no reason=' \
+	   's/^failed: name=f reason=.*/failed: name=f/;no reason=' \
+	   '/^clock:/d;no clock: line' \
+	   's/^clock: instructions/clock: ticks/;clock: ticks is no clock' \
+	   '/^cmdline:/d;collected lines: platform of platform cmdline' \
+	   's/^selected:/colour: red\nselected:/;colour: is not a line of results.schema' \
+	   '/^format:/a selected: t1;clock: out of results.schema.s order'; do
 	n=$((n + 1))
 	sed "${bad%%;*}" "$good" >"$dir/bad$n.results" || exit 1
 	expect "check: refused at its line: ${bad#*;}" "$b" 1 \
@@ -114,7 +136,7 @@ for bad in 's/ twin=t1//;no twin= .the module always writes it.' \
 done
 printf 'format: bench_page_pool_simple 3\n' >"$dir/empty.results"
 expect "check: a file without a line to check fails" "$b" 1 \
-	'no test:, skip: or cpu: line' check "$dir/empty.results"
+	'no block with a test:, skip:, cpu: or failed: line' check "$dir/empty.results"
 expect "usage: check without files, exit 2" "$b" 2 'results-schema.py write' check
 
 ktap_finished

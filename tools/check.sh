@@ -1004,8 +1004,8 @@ schema_sources() {
 		sh "$BENCH_TOP/tests/schema_test.sh"
 }
 
-# Every test:, skip: and cpu: line the module and bench-e2e wrote in
-# this run's guests follows results.schema (the copies of the checkout
+# Every block the module, its collectors and bench-e2e wrote in this
+# run's guests follows results.schema (the copies of the checkout
 # in "with space" are the project's own test data, not guests' output).
 schema_written() {
 	w_list=$LOGDIR/schema-files.txt
@@ -1310,7 +1310,7 @@ if [ "$TIER" = quick ]; then
 	use_kernel "$KERNELS"
 	step "$KERNEL_RELEASE, -cpu $(first_cpu), counting instructions: every test, every check of the kselftest, -n/-o, the regression gate, a CPU hog beside it" \
 		icount_suite "$KERNELS"
-	step "results.schema: every test:, skip: and cpu: line the guests wrote follows it" \
+	step "results.schema: every block the guests wrote, its lines and their fields, follows it" \
 		schema_written
 	step "the host's /boot and its linux-image packages are unchanged" \
 		boot_untouched
@@ -1432,7 +1432,7 @@ case " $KERNELS " in
 	;;
 esac
 
-step "results.schema: every test:, skip: and cpu: line the guests wrote, the module's and bench-e2e's, follows it" \
+step "results.schema: every block the guests wrote, the module's, env_collect's and bench-e2e's lines and their fields, follows it" \
 	schema_written
 step "the host's /boot and its linux-image packages are unchanged" \
 	boot_untouched

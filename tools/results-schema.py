@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""results.schema, the results file's fields declared once: what the
-readers take is generated from it, and what the writers wrote and the
-documentation say are checked against it.
+"""results.schema, the results file's lines and fields declared once:
+what the readers take is generated from it, and what the writers wrote
+and the documentation say are checked against it.
 
   results-schema.py write          the generated parts, in place
   results-schema.py check-sources  they are current; doc/output.rst's
                                    format lines list the fields in order
-  results-schema.py check FILE...  every test:, skip: and cpu: line the
-                                   module, tools/e2e or the profile wrote
-                                   follows the schema
+  results-schema.py check FILE...  every block the module wrote, with
+                                   what its collector and tools/e2e
+                                   added, follows the schema
 
 Exit status: 0; 1 when a check fails; 2 for a schema or file that does
 not parse (FILE:LINE: why) or a bad command line.
@@ -43,10 +43,22 @@ TYPES = {
     "paths_or_dash": PATH + "(," + PATH + ")*|-",
     "stat_sums": STAT_SUM + "(," + STAT_SUM + ")*|-",
     "text": r".+",
+    # of "KEY: value" lines
+    "format": r"bench_page_pool_simple [0-9]+",
+    "clock": r"instructions|cycles",
+    "accel": r"none|kvm|tcg|other",
+    "yes_no": r"yes|no",
+    "words": r"[a-z_][a-z0-9_.]*=\S+( [a-z_][a-z0-9_.]*=\S+)*",
+    "words_or_none": r"[a-z_][a-z0-9_.]*=\S+( [a-z_][a-z0-9_.]*=\S+)*|none",
+    "names": NAME + "(," + NAME + ")*",
+    "end": r"tests=[0-9]+ skips=[0-9]+",
 }
 PRESENCE = ("required", "always", "module", "pmu", "nopmu", "stats", "e2e",
-            "e2e_path")
-KINDS = ("test", "skip", "cpu")
+            "e2e_path", "collected")
+KINDS = ("test", "skip", "cpu", "failed")	# lines of key=value fields
+LINE = "line"				# "KEY: value" lines of a block
+# Format 4's, the host's (doc/profile.rst): not declared here.
+PROFILE_LINES = ("profile", "prof", "prof_fn")
 # Who writes a line: every writer writes these presences whole.
 WRITES = {
     "module": {"required", "always", "module"},
@@ -73,7 +85,7 @@ class Field:
 
 def read_schema(path=SCHEMA):
     """{kind: [Field, ...]} in the order of the file, read strictly."""
-    fields = {kind: [] for kind in KINDS}
+    fields = {kind: [] for kind in KINDS + (LINE,)}
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().split("\n")
@@ -87,8 +99,8 @@ def read_schema(path=SCHEMA):
         if len(words) != 4:
             refuse(where, "expected \"KIND KEY TYPE PRESENCE\"")
         kind, key, type_, presence = words
-        if kind not in KINDS:
-            refuse(where, f"kind {kind}: accepted: {', '.join(KINDS)}")
+        if kind not in fields:
+            refuse(where, f"kind {kind}: accepted: {', '.join(fields)}")
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", key):
             refuse(where, f"key {key}: a-z, 0-9 and _, not a digit first")
         if type_ not in TYPES:
@@ -101,6 +113,9 @@ def read_schema(path=SCHEMA):
     for kind in KINDS:
         if not fields[kind] or fields[kind][0].key != "name":
             refuse(path, f"{kind}: lines must declare name first")
+    keys = [f.key for f in fields[LINE]]
+    if keys[:1] != ["format"] or keys[-1:] != ["end"]:
+        refuse(path, "line: format first and end last")
     return fields
 
 
@@ -181,6 +196,23 @@ def doc_keys(kind):
     return n, re.findall(r"(?:^|\s)([a-z_][a-z0-9_]*)=", line[len(kind) + 5:])
 
 
+def doc_lines():
+    """The KEY: lines of doc/output.rst's format block, in order."""
+    text = read_text(OUTPUT_DOC).split("\n")
+    try:
+        start = text.index("   format: bench_page_pool_simple 3")
+    except ValueError:
+        refuse(OUTPUT_DOC, "no format block (\"   format: bench_page_pool_simple 3\")")
+    keys = []
+    for line in text[start:]:
+        m = re.match(r"   ([a-z_]+): ", line)
+        if not m:
+            break
+        if m.group(1) not in KINDS:
+            keys.append(m.group(1))
+    return start + 1, keys
+
+
 def check_sources(fields):
     bad = 0
     lib = read_text(RESULTS_LIB)
@@ -192,6 +224,8 @@ def check_sources(fields):
         bad = 1
     # the documented line: what the module always writes, in order
     for kind in KINDS:
+        if not any(f.presence in WRITES["module"] for f in fields[kind]):
+            continue	# tools/e2e's, doc/output.rst's e2e section
         n, keys = doc_keys(kind)
         want = [f.key for f in fields[kind]
                 if f.presence in WRITES["module"]]
@@ -199,6 +233,12 @@ def check_sources(fields):
             print(f"{OUTPUT_DOC}:{n}: {kind}: lists {' '.join(keys)}; "
                   f"results.schema: {' '.join(want)}")
             bad = 1
+    n, keys = doc_lines()
+    want = [f.key for f in fields[LINE]]
+    if keys != want:
+        print(f"{OUTPUT_DOC}:{n}: the format block's lines are {' '.join(keys)}; "
+              f"results.schema: {' '.join(want)}")
+        bad = 1
     if not bad:
         print("results.schema: results_lib.sh, tools/compare/results_fields.h "
               "and doc/output.rst agree with it")
@@ -225,7 +265,8 @@ def check_line(fields, kind, words):
         if not declared[key].pattern.fullmatch(value):
             return f"{key}={value} is no {declared[key].type}"
         got[key] = value
-    writer = "e2e" if got.get("context", "").startswith("e2e") else "module"
+    writer = "e2e" if kind == "failed" or \
+        got.get("context", "").startswith("e2e") else "module"
     for f in fields[kind]:
         if f.presence in WRITES[writer] and f.key not in got:
             return f"no {f.key}= (the {writer} always writes it)"
@@ -246,17 +287,63 @@ def check_line(fields, kind, words):
     return None
 
 
+def check_block(fields, keys):
+    """What is wrong with a block's KEY: lines [(key, value)], or None."""
+    declared = {f.key: f for f in fields[LINE]}
+    order = {f.key: i for i, f in enumerate(fields[LINE])}
+    last = -1
+    seen = set()
+    for key, value in keys:
+        if key in PROFILE_LINES:
+            continue
+        if key not in declared:
+            return f"{key}: is not a line of results.schema"
+        if key in seen:
+            return f"{key}: given twice in the block"
+        if order[key] < last:
+            return f"{key}: out of results.schema's order"
+        last = order[key]
+        seen.add(key)
+        if not declared[key].pattern.fullmatch(value):
+            return f"{key}: {value} is no {declared[key].type}"
+    for f in fields[LINE]:
+        if f.presence in ("required", "always") and f.key not in seen:
+            return f"no {f.key}: line (the module always writes it)"
+    have = [f.key for f in fields[LINE]
+            if f.presence == "collected" and f.key in seen]
+    want = [f.key for f in fields[LINE] if f.presence == "collected"]
+    if have and have != want:
+        return f"collected lines: {' '.join(have)} of {' '.join(want)}"
+    return None
+
+
 def check_files(fields, paths):
-    bad = checked = 0
+    bad = checked = blocks = 0
     by = {"module": 0, "e2e": 0}
     for path in paths:
         text = read_text(path)
-        for n, line in enumerate(text.split("\n"), 1):
+        block, start = None, 0
+        for n, line in enumerate(text.split("\n") + ["format: "], 1):
+            key, sep, value = line.partition(": ")
+            if key == "format" and sep:
+                if block is not None:
+                    why = check_block(fields, block)
+                    blocks += 1
+                    if why:
+                        print(f"{path}:{start}: {why}")
+                        bad = 1
+                block, start = [], n
+            if not sep or not re.fullmatch(r"[a-z_]+", key) or key in KINDS:
+                if line and block is None:
+                    print(f"{path}:{n}: a line before the first format: line")
+                    bad = 1
+            elif block is not None:
+                block.append((key, value))
             kind = line.split(":", 1)[0]
             if kind not in KINDS or not line.startswith(kind + ": "):
                 continue
             rest = line[len(kind) + 2:]
-            if kind == "skip":
+            if kind in ("skip", "failed"):
                 # reason= takes the rest of the line
                 head, sep, reason = rest.partition(" reason=")
                 words = head.split(" ") + ([f"reason={reason}"] if sep else [])
@@ -264,16 +351,18 @@ def check_files(fields, paths):
                 words = rest.split(" ")
             why = check_line(fields, kind, words)
             checked += 1
-            by["e2e" if " context=e2e" in line else "module"] += 1
+            by["e2e" if kind == "failed" or " context=e2e" in line
+               else "module"] += 1
             if why:
                 print(f"{path}:{n}: {why}")
                 bad = 1
-    if not checked:
-        print("results.schema: no test:, skip: or cpu: line in the files given")
+    if not checked or not blocks:
+        print("results.schema: no block with a test:, skip:, cpu: or failed: line in the files given")
         return 1
     if not bad:
-        print(f"results.schema: {checked} lines of {len(paths)} files follow it "
-              f"({by['module']} of the module, {by['e2e']} of tools/e2e)")
+        print(f"results.schema: {blocks} blocks of {len(paths)} files follow it, "
+              f"{checked} test:, skip:, cpu: and failed: lines ({by['module']} of the "
+              f"module, {by['e2e']} of tools/e2e)")
     return bad
 
 

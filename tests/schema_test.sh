@@ -18,7 +18,9 @@ out=$dir/out
 tree() {	# root
 	mkdir -p "$1/tools/compare" "$1/doc" || exit 1
 	for f in results.schema results_lib.sh tools/results-schema.py \
-		 tools/compare/results_fields.h doc/output.rst; do
+		 tools/compare/results_fields.h doc/output.rst \
+		 test_bench_page_pool.sh tools/compare/results.c \
+		 tools/e2e-expect.py; do
 		cp "$TOP/$f" "$1/$f" || exit 1
 	done
 }
@@ -68,6 +70,22 @@ sed -i '/^   test: name=</s/ cpu_moves=<n> cpu=<n> / cpu=<n> cpu_moves=<n> /' \
 sed -i '/^   cmdline: </d' "$a/doc/output.rst"
 expect "check-sources: doc/output.rst's format block without cmdline:" "$a" 1 \
 	"doc/output.rst:[0-9]+: the format block's lines are .* mitigations params " check-sources
+# readers that name what the schema lacks
+r=$dir/r
+tree "$r"
+printf '%s\n' 'x=$(results_fields "$F" "$t" path \' '	nosuch_field)' \
+	>>"$r/test_bench_page_pool.sh"
+expect "check-sources: a reader's field the schema lacks, at its line" "$r" 1 \
+	'^test_bench_page_pool.sh:[0-9]+: results_fields nosuch_field: not in results.schema$' \
+	check-sources
+r2=$dir/r2
+tree "$r2"
+sed -i 's/ twin reason"$/ twin colour reason"/' "$r2/test_bench_page_pool.sh"
+sed -i 's/{ "clock", HDR_CLOCK }/{ "clock", HDR_TEXT }/' "$r2/tools/compare/results.c"
+expect "check-sources: the wrapper's TEST_FIELDS with a field the schema lacks" "$r2" 1 \
+	'^test_bench_page_pool.sh: TEST_FIELDS colour: not in results.schema$' check-sources
+grep -q '^tools/compare/results.c: clock read as HDR_TEXT; results.schema: clock$' "$out"
+ktap_test_result "check-sources: bench-compare reading clock: as text" test $? = 0
 printf 'test\tx\tuint\tsometimes\n' >>"$a/results.schema"
 expect "a schema line that does not parse: FILE:LINE, exit 2" "$a" 2 \
 	'results.schema:[0-9]+: presence sometimes: accepted' check-sources

@@ -6,7 +6,9 @@ and the documentation say are checked against it.
 
   results-schema.py write          the generated parts, in place
   results-schema.py check-sources  they are current; doc/output.rst's
-                                   format lines list the fields in order
+                                   format lines list the fields in order;
+                                   every field and line the readers name
+                                   is declared
   results-schema.py check FILE...  every block the module wrote, with
                                    what its collector and tools/e2e
                                    added, follows the schema
@@ -213,6 +215,97 @@ def doc_lines():
     return start + 1, keys
 
 
+# The readers that name fields and lines: the shell functions of
+# results_lib.sh, called with FILE (and TEST) first, and what else
+# names them.
+SHELL_READERS = {
+    "results_header": (1, (LINE,)),
+    "results_field": (2, ("test", "skip", "failed")),
+    "results_fields": (2, ("test", "skip", "failed")),
+    "results_rows": (1, ("test",)),
+    "results_cpu_field": (2, ("cpu",)),
+}
+# shell files that read results files (the libraries' own tests use
+# made-up fields, results_lib.sh defines the functions)
+READER_FILES = ("test_bench_page_pool.sh", "env_lib.sh", "tests/guest/suite.sh",
+                "tools/*.sh")
+HDR_TYPES = {"HDR_TEXT": ("text",), "HDR_WORDS": ("words", "words_or_none"),
+             "HDR_CLOCK": ("clock",), "HDR_ACCEL": ("accel",),
+             "HDR_SELECTED": ("names",)}
+
+
+def names_of(fields, kinds):
+    return {f.key for kind in kinds for f in fields[kind]}
+
+
+def logical_lines(text):
+    """(number, line) with continued lines joined, numbered by their first."""
+    first, parts = 0, []
+    for n, line in enumerate(text.split("\n"), 1):
+        if not parts:
+            first = n
+        if line.endswith("\\"):
+            parts.append(line[:-1])
+            continue
+        yield first, " ".join(parts + [line])
+        parts = []
+
+
+def shell_calls(text):
+    """(function, [bare-word arguments after FILE/TEST], line number)."""
+    for n, line in logical_lines(text):
+        for fn, (skip, _) in SHELL_READERS.items():
+            for m in re.finditer(r"(?:^|[\s(`;|&])" + fn + r"((?:[ \t]+[^\s|;&)<>`]+)*)", line):
+                args = m.group(1).split()[skip:]
+                words = []
+                for a in args:
+                    if not re.fullmatch(r"[a-z_][a-z0-9_]*", a):
+                        break	# "$@", a variable: named elsewhere
+                    words.append(a)
+                yield fn, words, n
+
+
+def check_readers(fields):
+    """Fields and lines the readers name that results.schema lacks."""
+    import glob
+    bad = []
+    for pattern in READER_FILES:
+        for path in sorted(glob.glob(os.path.join(TOP, pattern))):
+            rel = os.path.relpath(path, TOP)
+            text = read_text(path)
+            for fn, words, n in shell_calls(text):
+                known = names_of(fields, SHELL_READERS[fn][1])
+                if fn == "results_header":
+                    known |= set(PROFILE_LINES)
+                bad += [f"{rel}:{n}: {fn} {w}: not in results.schema"
+                        for w in words if w not in known]
+    # the wrapper's lists of what it reads of each test and CPU
+    wrapper = read_text(os.path.join(TOP, "test_bench_page_pool.sh"))
+    for var, kinds in (("TEST_FIELDS", ("test", "skip")), ("CPU_FIELDS", ("cpu",))):
+        m = re.search(r"^" + var + r'="([^"]*)"', wrapper, re.M)
+        if not m:
+            bad.append(f"test_bench_page_pool.sh: no {var}=\"...\"")
+            continue
+        known = names_of(fields, kinds)
+        bad += [f"test_bench_page_pool.sh: {var} {w}: not in results.schema"
+                for w in m.group(1).split() if w not in known]
+    # bench-compare's header lines and how it reads each
+    results_c = read_text(os.path.join(TOP, "tools", "compare", "results.c"))
+    types = {f.key: f.type for f in fields[LINE]}
+    for key, kind in re.findall(r'\{ "([a-z_]+)", (HDR_[A-Z]+) \}', results_c):
+        if types.get(key) not in HDR_TYPES.get(kind, ()):
+            bad.append(f"tools/compare/results.c: {key} read as {kind}; results.schema: "
+                       f"{types.get(key, 'no such line')}")
+    # the Python readers of test: lines
+    known = names_of(fields, ("test",))
+    for rel in ("tools/e2e-expect.py",):
+        text = read_text(os.path.join(TOP, rel))
+        for m in re.finditer(r'fields(?:\.get\(|\[)"([a-z_]+)"', text):
+            if m.group(1) not in known:
+                bad.append(f"{rel}: fields {m.group(1)}: not in results.schema")
+    return bad
+
+
 def check_sources(fields):
     bad = 0
     lib = read_text(RESULTS_LIB)
@@ -233,6 +326,9 @@ def check_sources(fields):
             print(f"{OUTPUT_DOC}:{n}: {kind}: lists {' '.join(keys)}; "
                   f"results.schema: {' '.join(want)}")
             bad = 1
+    for why in check_readers(fields):
+        print(why)
+        bad = 1
     n, keys = doc_lines()
     want = [f.key for f in fields[LINE]]
     if keys != want:
@@ -240,8 +336,8 @@ def check_sources(fields):
               f"results.schema: {' '.join(want)}")
         bad = 1
     if not bad:
-        print("results.schema: results_lib.sh, tools/compare/results_fields.h "
-              "and doc/output.rst agree with it")
+        print("results.schema: results_lib.sh, tools/compare/results_fields.h, "
+              "doc/output.rst and the fields and lines the readers name agree with it")
     return bad
 
 

@@ -146,7 +146,8 @@ for bad in 's/ twin=t1//;no twin= .the module always writes it.' \
 	   's/^clock: instructions/clock: ticks/;clock: ticks is no clock' \
 	   '/^cmdline:/d;collected lines: platform of platform cmdline' \
 	   's/^selected:/colour: red\nselected:/;colour: is not a line of results.schema' \
-	   '/^format:/a selected: t1;clock: out of results.schema.s order'; do
+	   '/^format:/a selected: t1;clock: out of results.schema.s order' \
+	   '/^cpu:/a a stray line;not a "KEY: value" line'; do
 	n=$((n + 1))
 	sed "${bad%%;*}" "$good" >"$dir/bad$n.results" || exit 1
 	expect "check: refused at its line: ${bad#*;}" "$b" 1 \

@@ -429,11 +429,15 @@ def check_files(fields, paths):
                         print(f"{path}:{start}: {why}")
                         bad = 1
                 block, start = [], n
-            if not sep or not re.fullmatch(r"[a-z_]+", key) or key in KINDS:
-                if line and block is None:
-                    print(f"{path}:{n}: a line before the first format: line")
-                    bad = 1
-            elif block is not None:
+            if not line:
+                continue
+            if block is None:
+                print(f"{path}:{n}: a line before the first format: line")
+                bad = 1
+            elif not sep or not re.fullmatch(r"[a-z_]+", key):
+                print(f"{path}:{n}: not a \"KEY: value\" line")
+                bad = 1
+            elif key not in KINDS:
                 block.append((key, value))
             kind = line.split(":", 1)[0]
             if kind not in KINDS or not line.startswith(kind + ": "):

@@ -997,8 +997,9 @@ series_cover() {	# base
 	say "cover letter: $c_letter"
 }
 
-# results.schema's generated parts and the documentation agree with it,
-# and the tool finds what it must on copies (tests/schema_test.sh).
+# results.schema's generated parts, the documentation and the readers
+# agree with it, and the tool finds what it must on copies
+# (tests/schema_test.sh).
 schema_sources() {
 	/usr/bin/python3 "$BENCH_TOP/tools/results-schema.py" check-sources &&
 		sh "$BENCH_TOP/tests/schema_test.sh"
@@ -1288,7 +1289,7 @@ step "checkpatch --strict on the sources" checkpatch \
 step "unit tests of time_bench arithmetic" unit_tests
 step "README.rst and doc/*.rst render with docutils, no warning or error" \
 	/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
-step "results.schema: results_lib.sh's block and bench-compare's fields generated from it, doc/output.rst's format lines in its order; the tool's own tests" \
+step "results.schema: results_lib.sh's block and bench-compare's fields generated from it, doc/output.rst's format block in its order, every field and line the readers name declared; the tool's own tests" \
 	schema_sources
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
 step "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \

@@ -341,26 +341,42 @@ def check_sources(fields):
     return bad
 
 
-def check_line(fields, kind, words):
-    """What is wrong with a line's fields, or None."""
-    declared = {f.key: f for f in fields[kind]}
-    order = {f.key: i for i, f in enumerate(fields[kind])}
+def check_sequence(declared, pairs, what, shown, twice="given twice"):
+    """What is wrong with (key, value) PAIRS against the DECLARED fields
+    (their order, each once, each of its type), or None; and the keys
+    and values taken.  SHOWN(key, value) says a pair as its line has it."""
+    order = {f.key: i for i, f in enumerate(declared)}
+    types = {f.key: f for f in declared}
     got = {}
     last = -1
+    for key, value in pairs:
+        name = shown(key, None)
+        if key not in types:
+            return f"{name} is not a {what} of results.schema", got
+        if key in got:
+            return f"{name} {twice}", got
+        if order[key] < last:
+            return f"{name} out of results.schema's order", got
+        last = order[key]
+        if not types[key].pattern.fullmatch(value):
+            return f"{shown(key, value)} is no {types[key].type}", got
+        got[key] = value
+    return None, got
+
+
+def check_line(fields, kind, words):
+    """What is wrong with a line's fields, or None."""
+    pairs = []
     for w in words:
         key, eq, value = w.partition("=")
         if not eq:
             return f"\"{w}\" is not a key=value field"
-        if key not in declared:
-            return f"{key} is not a {kind}: field of results.schema"
-        if key in got:
-            return f"{key} given twice"
-        if order[key] < last:
-            return f"{key} out of results.schema's order"
-        last = order[key]
-        if not declared[key].pattern.fullmatch(value):
-            return f"{key}={value} is no {declared[key].type}"
-        got[key] = value
+        pairs.append((key, value))
+    why, got = check_sequence(
+        fields[kind], pairs, f"{kind}: field",
+        lambda k, v: k if v is None else f"{k}={v}")
+    if why:
+        return why
     writer = "e2e" if kind == "failed" or \
         got.get("context", "").startswith("e2e") else "module"
     for f in fields[kind]:
@@ -385,23 +401,12 @@ def check_line(fields, kind, words):
 
 def check_block(fields, keys):
     """What is wrong with a block's KEY: lines [(key, value)], or None."""
-    declared = {f.key: f for f in fields[LINE]}
-    order = {f.key: i for i, f in enumerate(fields[LINE])}
-    last = -1
-    seen = set()
-    for key, value in keys:
-        if key in PROFILE_LINES:
-            continue
-        if key not in declared:
-            return f"{key}: is not a line of results.schema"
-        if key in seen:
-            return f"{key}: given twice in the block"
-        if order[key] < last:
-            return f"{key}: out of results.schema's order"
-        last = order[key]
-        seen.add(key)
-        if not declared[key].pattern.fullmatch(value):
-            return f"{key}: {value} is no {declared[key].type}"
+    why, seen = check_sequence(
+        fields[LINE], [(k, v) for k, v in keys if k not in PROFILE_LINES],
+        "line", lambda k, v: f"{k}:" if v is None else f"{k}: {v}",
+        twice="given twice in the block")
+    if why:
+        return why
     for f in fields[LINE]:
         if f.presence in ("required", "always") and f.key not in seen:
             return f"no {f.key}: line (the module always writes it)"

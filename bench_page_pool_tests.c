@@ -11,7 +11,13 @@
  * went.  The run happens while the module loads; the results stay
  * readable in debugfs until it is removed: rmmod it before the next run.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+/*
+ * The benchmark's name, whatever its module file is called (in a kernel
+ * tree's kselftest, bench_page_pool.ko): its dmesg lines, its debugfs
+ * folder and its results file's format say it.
+ */
+#define BENCH_NAME		"bench_page_pool_simple"
+#define pr_fmt(fmt) BENCH_NAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/bitops.h>
@@ -1180,7 +1186,7 @@ static const struct time_bench_config_opt bench_config_opts[] = {
 };
 
 static struct time_bench_suite bench_suite = {
-	.name = KBUILD_MODNAME,
+	.name = BENCH_NAME,
 	.subject = "page_pool",
 	.tests = bench_tests,
 	.nr_tests = ARRAY_SIZE(bench_tests),

@@ -17,7 +17,8 @@
 
 MODULE=bench_page_pool_simple
 HERE=$(cd "$(dirname "$0")" && pwd)
-RESULTS=/sys/kernel/debug/$MODULE/results
+# the benchmark's name, whatever the module file is called
+RESULTS=/sys/kernel/debug/bench_page_pool_simple/results
 
 for lib in ktap_lib.sh results_lib.sh env_lib.sh; do
 	if [ ! -r "$HERE/$lib" ]; then

@@ -193,7 +193,7 @@ struct time_bench_config_opt {
  * in @tests.
  */
 struct time_bench_suite {
-	const char *name;	/* of the module: dmesg, debugfs, format */
+	const char *name;	/* the benchmark's: dmesg, debugfs, format */
 	const char *subject;	/* what the tests cost, for the warnings */
 	const struct time_bench_test *tests;
 	unsigned int nr_tests;

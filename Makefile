@@ -168,12 +168,17 @@ accel:
 debug-kernel:
 	sh tools/debug-kernel.sh
 
-# "make series TREE=/path/to/linux": the project as commits replacing
-# upstream's benchmark in tools/testing/selftests/net/bench of a kernel
-# git tree, and their patches with a cover letter in build/series
-# (doc/in-tree.rst).
+# "make series TREE=/path/to/linux": the project as the commits of
+# upstream/series/ replacing upstream's benchmark in
+# tools/testing/selftests/net/bench of a kernel git tree, and their
+# patches with a cover letter in build/series (doc/in-tree.rst).
+# "make series-export TREE=...": that tree's series, edited, back into
+# upstream/series/.
 series:
 	sh tools/series.sh
+
+series-export:
+	sh tools/series-export.sh
 
 # "make copy-to-tree TREE=/path/to/linux": the modules into
 # lib/bench_page_pool (with the line each of Kconfig.debug and the build
@@ -208,7 +213,7 @@ print-features:
 	@printf '%s\n' $(bench_features)
 
 .PHONY: all modules tools install clean run perf ab track bisect schema check check-quick accel debug-kernel \
-	copy-to-tree series print-files print-features print-module-objs
+	copy-to-tree series series-export print-files print-features print-module-objs
 
 endif
 endif

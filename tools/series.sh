@@ -3,34 +3,32 @@
 #
 # "make series TREE=/path/to/linux": writes the project into upstream's
 # page_pool benchmark of a kernel tree (a git work tree with
-# tools/testing/selftests/net/bench/page_pool), as commits on its
-# current branch, one per logical step:
+# tools/testing/selftests/net/bench/page_pool), as the series
+# upstream/series/ lists, one commit per patch on the tree's current
+# branch: the messages are upstream/series/NN-*.msg, and each patch's
+# files are the project's, less what the later patches add
+# (upstream/series/NN-*.peel, tools/series-lib.sh).  The peels, undone
+# from the last patch to the first, must give the tree's net/bench as it
+# is: a series is cut for one upstream state of it.
 #
-#   1. time_bench in one object per concern, linked with the tests
-#      (net/bench/page_pool, built through TEST_GEN_MODS_DIR)
-#   2. the wrapper's shell libraries and kselftest settings (net/bench,
-#      installed by TEST_FILES)
-#   3. the wrapper, replacing upstream's test_bench_page_pool.sh
-#
-# MAINTAINERS: the PAGE POOL entry gets the module in 1 and the whole
-# directory in 2, so that each patch that adds files says who keeps
-# them.
+# In the tree the module keeps upstream's name, bench_page_pool.ko (its
+# table bench_page_pool_simple.c), the compat header only the branches
+# the tree's headers choose, and the wrapper loads bench_page_pool.
 #
 # Then the patches, into SERIES_OUT (default build/series of the
 # project, whose *.patch files are replaced; another folder must hold
-# none): git format-patch of the
-# commits with a cover letter whose subject and text are
-# upstream/0-cover.msg's, with the table of NUMBERS=FILE (text a
-# measurement printed, such as bench-compare's) when given; and, apart
-# from the series, for linux-kselftest, the fix of
-# kselftest/ktap_helpers.sh (upstream/ktap_helpers.diff, .msg) as
+# none): git format-patch of the commits with a cover letter whose
+# subject and text are upstream/0-cover.msg's, with the table of
+# NUMBERS=FILE (text a measurement printed, such as bench-compare's)
+# when given; and, apart from the series, for linux-kselftest, the fix
+# of kselftest/ktap_helpers.sh (upstream/ktap_helpers.diff, .msg) as
 # ksft-0001-*.patch, when the tree's file still needs it.
 #
-# The messages are upstream/N-*.msg; each ends with the Signed-off-by of
-# SIGNOFF ("Name <address>"), who is also the author.  The compat
-# header keeps only the branches the tree's headers choose.
+# Each message ends with the Signed-off-by of SIGNOFF ("Name
+# <address>"), who is also the author.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/series-lib.sh"
 
 SERIES_PLACEHOLDER="Page Pool Developer <developer@example.org>"
 TREE=${TREE:-}
@@ -80,10 +78,12 @@ git -C "$TREE" diff --cached --quiet ||
 # they must agree, or the tree would build or install something else.
 module_objs=$(make -s --no-print-directory -C "$BENCH_TOP" print-module-objs) ||
 	die "cannot get the module's objects from $BENCH_TOP/Makefile"
-tree_objs=$(sed -n '/^bench_page_pool_simple-y :=/,/[^\\]$/p' "$UP/page_pool.mk" |
-	tr -d '\\' | sed 's/^bench_page_pool_simple-y :=//' | tr -s ' \t\n' ' ')
+# In the tree, the table keeps upstream's file name.
+module_objs=$(printf '%s\n' "$module_objs" | tr -s ' \t' '\n\n' | sed 's/^bench_page_pool_tests\.o$/bench_page_pool_simple.o/')
+tree_objs=$(sed -n '/^bench_page_pool-y :=/,/[^\\]$/p' "$UP/page_pool.mk" |
+	tr -d '\\' | sed 's/^bench_page_pool-y :=//' | tr -s ' \t\n' ' ')
 [ "$(printf '%s' "$tree_objs" | xargs)" = "$(printf '%s' "$module_objs" | xargs)" ] ||
-	die "upstream/page_pool.mk's bench_page_pool_simple-y ($tree_objs) differs from the Makefile's bench_module_objs ($module_objs)"
+	die "upstream/page_pool.mk's bench_page_pool-y ($tree_objs) differs from the Makefile's bench_module_objs ($module_objs)"
 ksft_files=$(sed -n 's/^TEST_FILES := //p' "$UP/bench.mk")
 [ "$ksft_files" = "$(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries | xargs)" ] ||
 	die "upstream/bench.mk's TEST_FILES ($ksft_files) differs from the Makefile's BENCH_KSELFTEST_FILES"
@@ -146,18 +146,23 @@ compat_for_tree() {	# output
 	put "$tmp/compat.h" "$c_out"
 }
 
-# The PAGE POOL entry of MAINTAINERS with its last F: line for PATH:
-# added after its others, or replacing the one of this benchmark.
-maintainers_entry() {	# path
+# The PAGE POOL entry of MAINTAINERS covers net/bench (7.2's does):
+# else the first patch adds an F: line for it, after the entry's others.
+maintainers_entry() {
 	m_file=$TREE/MAINTAINERS
 	grep -qx 'PAGE POOL' "$m_file" 2>/dev/null || {
 		say "MAINTAINERS has no PAGE POOL entry: left as it is"
 		return 0
 	}
-	awk -v path="$1" -v bench="$BENCH_REL/" '
+	awk -v bench="$BENCH_REL/" '
 		$0 == "PAGE POOL" { entry = 1 }
-		entry && index($0, "F:\t" bench) == 1 { next }
-		entry && $0 == "" { print "F:\t" path; entry = 0 }
+		entry && $0 == "" { exit }
+		entry && /^F:\t.*\/$/ && index(bench, substr($0, 4)) == 1 { found = 1 }
+		END { exit !found }
+	' "$m_file" && return 0
+	awk -v bench="$BENCH_REL/" '
+		$0 == "PAGE POOL" { entry = 1 }
+		entry && $0 == "" { print "F:\t" bench; entry = 0 }
 		{ print }
 	' "$m_file" >"$tmp/MAINTAINERS" || die "cannot edit $m_file"
 	put "$tmp/MAINTAINERS" "$m_file"
@@ -182,6 +187,77 @@ commit() {	# message-file
 	git -C "$TREE" add -A -- "$BENCH_REL" || die "git add failed in $TREE"
 	commit_in "$TREE" "$1"
 	say "committed: $(head -n 1 "$1")"
+}
+
+# The scratch repository of the states: net/bench at its top, one
+# commit per state, the last patch's first.
+state_commit() {	# name
+	git -C "$STATES" add -A . &&
+		git -C "$STATES" -c user.name=series -c user.email=series@example.org \
+			commit -q --allow-empty -m "$1" ||
+		die "cannot commit the state $1 in $STATES"
+}
+
+# The state after the last patch: the project's files as the tree has
+# them.
+last_state() {
+	mkdir -p "$STATES/page_pool" || die "cannot create $STATES"
+	for f in $(project_files module); do
+		case $f in
+		Kconfig | Makefile) ;;
+		bench_page_pool_compat.h) compat_for_tree "$STATES/page_pool/$f" ;;
+		# upstream's name: its module is bench_page_pool.ko
+		bench_page_pool_tests.c)
+			put "$BENCH_TOP/$f" "$STATES/page_pool/bench_page_pool_simple.c" ;;
+		*) put "$BENCH_TOP/$f" "$STATES/page_pool/$f" ;;
+		esac
+	done
+	put "$UP/page_pool.mk" "$STATES/page_pool/Makefile"
+	for f in $(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries); do
+		put "$BENCH_TOP/$f" "$STATES/$f"
+	done
+	# results_lib.sh's list of required fields comes from the
+	# project's results.schema, which the tree has not: its markers
+	# stay out
+	sed -e '/^# results\.schema: generated by tools\/results-schema\.py/d' \
+		-e '/^# end of the generated part$/d' "$BENCH_TOP/results_lib.sh" \
+		>"$tmp/results_lib.sh" && put "$tmp/results_lib.sh" "$STATES/results_lib.sh"
+	put "$UP/bench.mk" "$STATES/Makefile"
+	put "$BENCH_TOP/settings" "$STATES/settings"
+	# the Kconfig symbol is the lib/ copy's; the kselftest builds
+	# without it
+	grep -v '^CONFIG_BENCH_PAGE_POOL_SIMPLE=' "$BENCH_TOP/config" >"$tmp/config" &&
+		put "$tmp/config" "$STATES/config"
+	# the wrapper loads the module by its name in the tree
+	awk '$0 == "MODULE=bench_page_pool_simple" { $0 = "MODULE=bench_page_pool"; n++ }
+		{ print }
+		END { exit n != 1 }' "$BENCH_TOP/test_bench_page_pool.sh" >"$tmp/wrapper" ||
+		die "test_bench_page_pool.sh has not one line MODULE=bench_page_pool_simple"
+	put "$tmp/wrapper" "$STATES/test_bench_page_pool.sh"
+	chmod +x "$STATES/test_bench_page_pool.sh"
+}
+
+# The state before patch NAME, from the state after it (the work tree).
+undo_patch() {	# name
+	u_peel=$SERIES_DIR/$1.peel
+	[ -f "$u_peel" ] || die "upstream/series/$1.msg has no $1.peel"
+	peel_parse "$u_peel" "$tmp/peel" || exit 2
+	while read -r u_path; do
+		[ -f "$STATES/$u_path" ] ||
+			die "upstream/series/$1.peel: removes $u_path, which the state after it has not"
+		rm -f "$STATES/$u_path"
+	done <"$tmp/peel.removes"
+	while read -r u_path; do
+		mkdir -p "$(dirname "$STATES/$u_path")" &&
+			git -C "$TREE" show "$base:$BENCH_REL/$u_path" >"$STATES/$u_path" ||
+			die "upstream/series/$1.peel: the tree's base has no $BENCH_REL/$u_path"
+	done <"$tmp/peel.base"
+	if [ -s "$tmp/peel.diff" ] &&
+	   ! git -C "$STATES" apply --whitespace=nowarn "$tmp/peel.diff" 2>"$tmp/apply.err"; then
+		sed 's/^/  /' "$tmp/apply.err" >&2
+		die "upstream/series/$1.peel does not apply to the project's files any more: make the series from the last commit it applied to, change its patches as the project changed (git rebase -i) and write them back with make series-export (doc/in-tree.rst)"
+	fi
+	state_commit "before $1"
 }
 
 # The ktap_helpers.sh fix as a patch of its own: a commit in a scratch
@@ -248,39 +324,35 @@ series_patches() {	# base
 
 base=$(git -C "$TREE" rev-parse HEAD) || die "TREE=$TREE: no commit to build on"
 
-# page_pool/ holds the module's sources only: upstream's go
-git -C "$TREE" rm -q -r -- "$BENCH_REL/page_pool" || die "git rm failed in $TREE"
-mkdir -p "$DEST/page_pool" || die "cannot create $DEST/page_pool"
-for f in $(project_files module); do
-	case $f in
-	Kconfig | Makefile) ;;
-	bench_page_pool_compat.h) compat_for_tree "$DEST/page_pool/$f" ;;
-	*) put "$BENCH_TOP/$f" "$DEST/page_pool/$f" ;;
-	esac
+names=$(series_names) || exit 1
+n=$(printf '%s\n' "$names" | grep -c .)
+temp_dir STATES
+git -C "$STATES" init -q || die "cannot create a repository in $STATES"
+last_state
+state_commit last
+for name in $(printf '%s\n' "$names" | sort -r); do
+	undo_patch "$name"
 done
-put "$UP/page_pool.mk" "$DEST/page_pool/Makefile"
-maintainers_entry "$BENCH_REL/page_pool/"
-commit "$UP/1-engine.msg"
+base_tree=$(git -C "$TREE" rev-parse "$base:$BENCH_REL") ||
+	die "TREE=$TREE: no $BENCH_REL in its last commit"
+if [ "$(git -C "$STATES" rev-parse 'HEAD^{tree}')" != "$base_tree" ]; then
+	git -C "$STATES" diff --stat HEAD "$base_tree" >&2 2>/dev/null
+	die "TREE=$TREE: its $BENCH_REL is not the one upstream/series was cut for (above: how the state before the first patch differs from it)"
+fi
 
-for f in $(make -s --no-print-directory -C "$BENCH_TOP" print-files FILES=libraries); do
-	put "$BENCH_TOP/$f" "$DEST/$f"
+# The states as commits of the tree, the first patch's first (the
+# state after patch K is K commits above the first state); the first
+# also puts net/bench under PAGE POOL in MAINTAINERS if need be.
+k=1
+for name in $names; do
+	git -C "$TREE" rm -q -r -- "$BENCH_REL" &&
+		mkdir -p "$DEST" &&
+		git -C "$STATES" archive "HEAD~$k" | tar -x -C "$DEST" ||
+		die "cannot write the state after $name into $DEST"
+	[ "$k" != 1 ] || maintainers_entry
+	commit "$SERIES_DIR/$name.msg"
+	k=$((k + 1))
 done
-# results_lib.sh's list of required fields comes from the project's
-# results.schema, which the tree has not: its markers stay out
-sed -e '/^# results\.schema: generated by tools\/results-schema\.py/d' \
-	-e '/^# end of the generated part$/d' "$BENCH_TOP/results_lib.sh" \
-	>"$tmp/results_lib.sh" && put "$tmp/results_lib.sh" "$DEST/results_lib.sh"
-put "$UP/bench.mk" "$DEST/Makefile"
-put "$BENCH_TOP/settings" "$DEST/settings"
-# the Kconfig symbol is the lib/ copy's; the kselftest builds without it
-grep -v '^CONFIG_BENCH_PAGE_POOL_SIMPLE=' "$BENCH_TOP/config" >"$tmp/config" &&
-	put "$tmp/config" "$DEST/config"
-maintainers_entry "$BENCH_REL/"
-commit "$UP/2-libraries.msg"
-
-put "$BENCH_TOP/test_bench_page_pool.sh" "$DEST/test_bench_page_pool.sh"
-chmod +x "$DEST/test_bench_page_pool.sh"
-commit "$UP/3-wrapper.msg"
 
 series_patches "$base"
 ktap_helpers_fix

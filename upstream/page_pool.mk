@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench_page_pool_simple.ko: the page_pool tests and time_bench, the
+# bench_page_pool.ko: the page_pool tests and time_bench, the
 # timing engine they use, built against KDIR (default: the running
 # kernel's build tree) by the kselftest framework or by "make" here.
 
 ifneq ($(KERNELRELEASE),)
 
-obj-m += bench_page_pool_simple.o
-bench_page_pool_simple-y := bench_page_pool_tests.o time_bench_core.o \
+obj-m += bench_page_pool.o
+bench_page_pool-y := bench_page_pool_simple.o time_bench_core.o \
 	time_bench_params.o time_bench_cpus.o time_bench_counters.o \
 	time_bench_env.o time_bench_output.o time_bench_results.o \
 	time_bench_math.o time_bench_driver.o

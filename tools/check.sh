@@ -794,12 +794,22 @@ e2e_construction() {
 # copy of the prepared tree (hard links; net/bench, MAINTAINERS and
 # .gitignore are files of its own, and the series writes new files, so
 # the cached tree never changes), in a git repository of those files.
-# Each patch of git format-patch passes the tree's checkpatch --strict;
-# every commit whose page_pool/ differs from the last one's is built;
-# the framework builds and installs net/bench (TEST_GEN_MODS_DIR), and
-# run_kselftest.sh runs it in a 7.2 guest on the out-of-tree original's
-# seven bits (upstream's four and the softirq three), briefly.
+# Each patch adds at most SERIES_MAX_ADDED lines (git's count) and
+# passes the tree's checkpatch --strict, whose one warning allowed is
+# FILE_PATH_CHANGES where the PAGE POOL entry covers net/bench; every
+# commit whose page_pool/ differs from the one before builds with W=1
+# (the tree's sparse wants a newer one than Debian 12's); make
+# series-export of the tree gives upstream/series/ again; and
+# run_kselftest.sh runs, in one 7.2 guest, the kselftest of the
+# SERIES_SAMPLES patches and of the last: upstream's script (bash) up to
+# the wrapper, on the module's defaults, then the wrapper on the
+# out-of-tree original's seven bits (upstream's four and the softirq
+# three), briefly.
 SERIES_PARAMS="tests=legacy time_ms=20"
+SERIES_MAX_ADDED=1000
+# the engine with upstream's tests; the results file; every test
+# before the wrapper; the wrapper (the last patch is run too)
+SERIES_SAMPLES="2 7 12 14"
 # upstream's tests (bits 0-3), which "legacy" selects with bits 4-6
 SERIES_UPSTREAM_TESTS="for_loop atomic_inc lock no-softirq-page_pool01 no-softirq-page_pool02 no-softirq-page_pool03"
 SERIES_REL=tools/testing/selftests/net/bench
@@ -853,6 +863,14 @@ series_tree() {
 		sh "$BENCH_TOP/tools/series.sh" || return 1
 	ktap_fix_prints "$s_tree" "$s_dir/patches"/ksft-*.patch || return 1
 	ok=0
+	# the peels, written again from the tree, are the ones stored
+	mkdir -p "$s_dir/export/upstream/series" "$s_dir/export/tools" &&
+		cp "$BENCH_TOP"/tools/lib.sh "$BENCH_TOP"/tools/series-*.sh \
+			"$s_dir/export/tools/" &&
+		cp "$BENCH_TOP"/upstream/series/*.msg "$s_dir/export/upstream/series/" &&
+		TREE=$s_tree sh "$s_dir/export/tools/series-export.sh" 2>/dev/null &&
+		diff -r "$BENCH_TOP/upstream/series" "$s_dir/export/upstream/series" >&2 ||
+		{ say "make series-export of the series' tree differs from upstream/series"; ok=1; }
 	# checkpatch (one core) beside the builds; Debian's python3 has
 	# python3-ply and python3-git for its spdxcheck.py
 	(
@@ -866,66 +884,119 @@ series_tree() {
 		done
 	) &
 	s_checkpatch=$!
-	say "copy and series: $(($(date +%s) - s_t)) s"
+	say "copy, series and export: $(($(date +%s) - s_t)) s"
 	s_t=$(date +%s)
-	for c in $(git -C "$s_tree" rev-list --reverse HEAD~3..HEAD); do
-		git -C "$s_tree" diff --quiet "$c" HEAD -- "$SERIES_REL/page_pool" &&
-			continue
-		git -C "$s_tree" checkout -q "$c" &&
-			quiet_build "$s_dir/build-$c.log" \
-				make -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" ||
-			{ say "commit $c does not build"; ok=1; }
-		make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
-		git -C "$s_tree" checkout -q -
+	s_n=$(git -C "$s_tree" rev-list --count "$s_base..HEAD")
+	s_built=0 s_k=0 s_prev=$s_base
+	mkdir -p "$s_dir/ksft"
+	for c in $(git -C "$s_tree" rev-list --reverse "$s_base..HEAD"); do
+		s_k=$((s_k + 1))
+		s_added=$(git -C "$s_tree" diff --numstat "$c~1" "$c" |
+			awk '{ n += $1 } END { print n + 0 }')
+		[ "$s_added" -le "$SERIES_MAX_ADDED" ] ||
+			{ say "patch $s_k adds $s_added lines, more than $SERIES_MAX_ADDED"; ok=1; }
+		git -C "$s_tree" checkout -q "$c" || return 1
+		if ! git -C "$s_tree" diff --quiet "$s_prev" "$c" -- "$SERIES_REL/page_pool"; then
+			quiet_build "$s_dir/build-$s_k.log" \
+				make -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" W=1 ||
+				{ say "patch $s_k does not build with W=1"; ok=1; }
+			make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
+			s_built=$((s_built + 1))
+			s_prev=$c
+		fi
+		case " $SERIES_SAMPLES $s_n " in
+		*" $s_k "*)
+			quiet_build "$s_dir/kselftest-$s_k.log" make -C "$s_tree/tools/testing/selftests" \
+				-j"$(nproc)" TARGETS=net/bench KDIR="$KDIR" install \
+				INSTALL_PATH="$s_dir/ksft/$s_k" || ok=1
+			make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean ;;
+		esac
+		say "patch $s_k: $s_added lines added"
 	done
-	quiet_build "$s_dir/kselftest.log" make -C "$s_tree/tools/testing/selftests" \
-		-j"$(nproc)" TARGETS=net/bench KDIR="$KDIR" install \
-		INSTALL_PATH="$s_dir/ksft" || ok=1
+	git -C "$s_tree" checkout -q - 2>/dev/null || git -C "$s_tree" checkout -q master
 	wait "$s_checkpatch"
+	s_maintained=
+	awk -v bench="$SERIES_REL/" '$0 == "PAGE POOL" { e = 1 } e && $0 == "" { exit }
+		e && $0 == "F:\t" bench { f = 1 } END { exit !f }' "$s_tree/MAINTAINERS" &&
+		s_maintained=1
 	for p in "$s_dir/patches"/*.patch; do
 		[ -e "$p.checkpatch" ] || continue
 		out=$(cat "$p.checkpatch")
 		say "$(basename "$p"): checkpatch --strict: ${out:-clean}"
-		[ -z "$(printf '%s' "$out" | grep -v '^total: 0 errors, 0 warnings, 0 checks, ')" ] ||
-			ok=1
+		printf '%s\n' "$out" | awk -v maintained="$s_maintained" '
+			/^$/ || /^total: / { next }
+			/: WARNING:FILE_PATH_CHANGES: / && maintained { next }
+			{ bad = 1 }
+			END { exit bad }' || ok=1
 	done
-	say "builds and checkpatch: $(($(date +%s) - s_t)) s"
+	say "$s_n patches, $s_built builds and checkpatch: $(($(date +%s) - s_t)) s"
 	[ $ok = 0 ] || return 1
 	s_t=$(date +%s)
-	printf '%s\n' ': >/tmp/runner.out' \
-		"(cd /bench/ksft && BENCH_PAGE_POOL_PARAMS='$SERIES_PARAMS' ./run_kselftest.sh) >>/tmp/runner.out 2>&1" \
-		'rc=$?' 'cat /tmp/runner.out' 'exit $rc' >"$s_dir/payload.sh"
-	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -t 300 \
-		-p "$s_dir/payload.sh" -o "$s_dir/guest" -D "$s_dir/ksft" || ok=1
+	{
+		printf '%s\n' ': >/tmp/runner.out'
+		for k in $SERIES_SAMPLES $s_n; do
+			printf '%s\n' "printf '%s\\n' '=== patch $k' >>/tmp/runner.out" \
+				"(cd /bench/$k && BENCH_PAGE_POOL_PARAMS='$SERIES_PARAMS' ./run_kselftest.sh) >>/tmp/runner.out 2>&1" \
+				"printf '%s\\n' \"=== patch $k: exit \$?\" >>/tmp/runner.out"
+		done
+		printf '%s\n' 'cat /tmp/runner.out'
+	} >"$s_dir/payload.sh"
+	set --
+	for k in $SERIES_SAMPLES $s_n; do
+		set -- "$@" -D "$s_dir/ksft/$k"
+	done
+	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -t 600 -b /bin/bash \
+		-p "$s_dir/payload.sh" -o "$s_dir/guest" "$@" || ok=1
 	say "guest: $(($(date +%s) - s_t)) s"
 	s_out=$s_dir/guest/output.txt
 	sed 's/^/# /' "$s_out" >&2
-	grep -qx 'ok 1 selftests: net/bench: test_bench_page_pool.sh' "$s_out" &&
-	grep -qxF "# # modules: insmod from /bench/ksft/net/bench/page_pool (the kselftest's module folder)" "$s_out" &&
-	grep -qxF "# # parameters: $SERIES_PARAMS (from \$BENCH_PAGE_POOL_PARAMS)" "$s_out" &&
-	! grep -q '^# not ok' "$s_out" || ok=1
-	# the tree's ktap_helpers.sh printed the totals: only its
-	# ktap_print_totals counts the skips (the relations, on TCG) so
-	grep -q '^# # [0-9]* skipped test(s) detected\.' "$s_out" ||
-		{ say "the wrapper did not use the tree's ktap_helpers.sh"; ok=1; }
-	# every test of the results passed its "reported" check, and
-	# upstream's are among them
-	s_tests=$(sed -n 's/^# # test: name=\([^ ]*\) .*/\1/p' "$s_out")
-	for t in $s_tests; do
-		grep -q "^# ok [0-9]* $t reported, " "$s_out" ||
-			{ say "$t: no passed reported check"; ok=1; }
+	for k in $SERIES_SAMPLES $s_n; do
+		series_sample_check "$s_out" "$k" || ok=1
 	done
-	for t in $SERIES_UPSTREAM_TESTS; do
-		printf '%s\n' "$s_tests" | grep -qxF "$t" ||
-			{ say "upstream's $t did not run"; ok=1; }
-	done
-	say "tests run and reported: $(printf '%s\n' "$s_tests" | grep -c .)"
 	[ $ok = 0 ] || return 1
 	series_cover "$s_base"
 }
 
+# The kselftest of patch K in the guest's output: it passed, upstream's
+# script printing the three lines it greps for, or the wrapper checking
+# every test of the results it loaded with the parameters given.
+series_sample_check() {	# output k
+	sed -n "/^=== patch $2\$/,/^=== patch $2: exit /p" "$1" >"$1.$2"
+	grep -qx "=== patch $2: exit 0" "$1.$2" &&
+		grep -qx 'ok 1 selftests: net/bench: test_bench_page_pool.sh' "$1.$2" &&
+		! grep -q '^# not ok' "$1.$2" ||
+		{ say "patch $2: run_kselftest.sh did not pass"; return 1; }
+	if ! grep -q '^# # modules: ' "$1.$2"; then
+		for t in no-softirq-page_pool01 no-softirq-page_pool02 no-softirq-page_pool03; do
+			grep -Eq "^# $t Per elem: [0-9]+ cycles\(tsc\) [0-9]+\.[0-9]+ ns\$" "$1.$2" ||
+				{ say "patch $2: upstream's script printed no line of $t"; return 1; }
+		done
+		say "patch $2: upstream's script passed, its three lines printed"
+		return 0
+	fi
+	grep -qxF "# # modules: insmod from /bench/$2/net/bench/page_pool (the kselftest's module folder)" "$1.$2" &&
+	grep -qxF "# # parameters: $SERIES_PARAMS (from \$BENCH_PAGE_POOL_PARAMS)" "$1.$2" ||
+		{ say "patch $2: the wrapper did not load the kselftest's module with the parameters"; return 1; }
+	# the tree's ktap_helpers.sh printed the totals: only its
+	# ktap_print_totals counts the skips (the relations, on TCG) so
+	grep -q '^# # [0-9]* skipped test(s) detected\.' "$1.$2" ||
+		{ say "patch $2: the wrapper did not use the tree's ktap_helpers.sh"; return 1; }
+	# every test of the results passed its "reported" check, and
+	# upstream's are among them
+	s_tests=$(sed -n 's/^# # test: name=\([^ ]*\) .*/\1/p' "$1.$2")
+	for t in $s_tests; do
+		grep -q "^# ok [0-9]* $t reported, " "$1.$2" ||
+			{ say "patch $2: $t has no passed reported check"; return 1; }
+	done
+	for t in $SERIES_UPSTREAM_TESTS; do
+		printf '%s\n' "$s_tests" | grep -qxF "$t" ||
+			{ say "patch $2: upstream's $t did not run"; return 1; }
+	done
+	say "patch $2: the wrapper passed, $(printf '%s\n' "$s_tests" | grep -c .) tests run and reported"
+}
+
 # The cover letter's numbers, measured: upstream's tests by upstream's
-# module and by the series' (HEAD's kselftest install), one load each
+# module and by the series' (the last patch's kselftest install), one load each
 # in a guest counting instructions; then make series again from the
 # base with them as NUMBERS, and the cover letter must carry them.
 SERIES_LOOPS=100000
@@ -937,11 +1008,11 @@ series_cover() {	# base
 		'mark series-upstream' \
 		"insmod /bench/upstream/bench_page_pool.ko loops=$SERIES_LOOPS && rmmod bench_page_pool || exit 1" \
 		'mark series-after' \
-		"insmod /bench/ksft/net/bench/page_pool/bench_page_pool_simple.ko tests=$(printf '%s' "$SERIES_UPSTREAM_TESTS" | tr ' ' ,) loops=$SERIES_LOOPS reps=1 && rmmod bench_page_pool_simple || exit 1" \
+		"insmod /bench/$s_n/net/bench/page_pool/bench_page_pool.ko tests=$(printf '%s' "$SERIES_UPSTREAM_TESTS" | tr ' ' ,) loops=$SERIES_LOOPS reps=1 && rmmod bench_page_pool || exit 1" \
 		'dmesg >"$BENCH_OUT/numbers.dmesg"' >"$c_dir.payload/payload.sh"
 	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -i -s 1 -t 300 \
 		-p "$c_dir.payload/payload.sh" -o "$c_dir" \
-		-D "$s_dir/ksft" -D "$s_dir/upstream" || return 1
+		-D "$s_dir/ksft/$s_n" -D "$s_dir/upstream" || return 1
 	# "PREFIX: Type:NAME Per elem: ... (invoke count:K tsc_interval:Z)"
 	# per module: Z/K, counted instructions per element
 	awk -v tests="$SERIES_UPSTREAM_TESTS" -v loops=$SERIES_LOOPS \
@@ -990,9 +1061,10 @@ series_cover() {	# base
 	TREE=$s_tree SERIES_OUT=$c_dir/patches NUMBERS=$c_dir/numbers.txt \
 		sh "$BENCH_TOP/tools/series.sh" >/dev/null || return 1
 	c_letter=$c_dir/patches/0000-cover-letter.patch
-	grep -q '^Subject: \[PATCH net-next 0/3\] selftests: net: page_pool: ' "$c_letter" &&
+	grep -q "^Subject: \\[PATCH net-next 0*0/$s_n\\] selftests: net: page_pool: " "$c_letter" &&
 		grep -qxF "$(sed -n 5p "$c_dir/numbers.txt")" "$c_letter" &&
-		grep -q '^  selftests: net: page_pool: check each test in' "$c_letter" ||
+		grep -q '^  selftests: net: page_pool: check each test in' "$c_letter" &&
+		grep -q '^  selftests: net: page_pool: add time_bench.s loop driver' "$c_letter" ||
 		{ say "$c_letter: no subject, numbers or shortlog of the series"; return 1; }
 	say "cover letter: $c_letter"
 }
@@ -1292,6 +1364,8 @@ step "README.rst and doc/*.rst render with docutils, no warning or error" \
 step "results.schema: results_lib.sh's block and bench-compare's fields generated from it, doc/output.rst's format block in its order, every field and line the readers name declared; the tool's own tests" \
 	schema_sources
 step "bench-compare: unit and parser tests" make -s -C tools/compare check
+step "make series: every peel of upstream/series/ parses; a header line of another kind, or a path out of net/bench, refused at FILE:LINE with exit 2" \
+	sh tests/series_test.sh
 step "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
 	python3 tests/net_source_test.py
 step "kselftest wrapper: usage errors and skips, from a copy every user can read" \

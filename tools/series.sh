@@ -146,7 +146,7 @@ compat_for_tree() {	# output
 	put "$tmp/compat.h" "$c_out"
 }
 
-# The PAGE POOL entry of MAINTAINERS covers net/bench (7.2's does):
+# The PAGE POOL entry of MAINTAINERS covers net/bench (7.2's does not):
 # else the first patch adds an F: line for it, after the entry's others.
 maintainers_entry() {
 	m_file=$TREE/MAINTAINERS

@@ -907,21 +907,23 @@ series_tree() {
 		[ "$s_added" -le "$SERIES_MAX_ADDED" ] ||
 			{ say "patch $s_k adds $s_added lines, more than $SERIES_MAX_ADDED"; ok=1; }
 		git -C "$s_tree" checkout -q "$c" || return 1
-		if ! git -C "$s_tree" diff --quiet "$s_prev" "$c" -- "$SERIES_REL/page_pool"; then
-			quiet_build "$s_dir/build-$s_k.log" \
-				make -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" W=1 ||
-				{ say "patch $s_k does not build with W=1"; ok=1; }
-			make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
-			s_built=$((s_built + 1))
-			s_prev=$c
-		fi
+		# a sampled patch's install builds its module (with W=1)
 		case " $SERIES_SAMPLES $s_n " in
 		*" $s_k "*)
 			quiet_build "$s_dir/kselftest-$s_k.log" make -C "$s_tree/tools/testing/selftests" \
-				-j"$(nproc)" TARGETS=net/bench KDIR="$KDIR" install \
-				INSTALL_PATH="$s_dir/ksft/$s_k" || ok=1
-			make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean ;;
+				-j"$(nproc)" TARGETS=net/bench KDIR="$KDIR" W=1 install \
+				INSTALL_PATH="$s_dir/ksft/$s_k" ||
+				{ say "patch $s_k: the kselftest build or install failed"; ok=1; }
+			s_built=$((s_built + 1)) s_prev=$c ;;
+		*)
+			git -C "$s_tree" diff --quiet "$s_prev" "$c" -- "$SERIES_REL/page_pool" || {
+				quiet_build "$s_dir/build-$s_k.log" \
+					make -C "$s_tree/$SERIES_REL/page_pool" -j"$(nproc)" KDIR="$KDIR" W=1 ||
+					{ say "patch $s_k does not build with W=1"; ok=1; }
+				s_built=$((s_built + 1)) s_prev=$c
+			} ;;
 		esac
+		make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
 		say "patch $s_k: $s_added lines added"
 	done
 	git -C "$s_tree" checkout -q - 2>/dev/null || git -C "$s_tree" checkout -q master

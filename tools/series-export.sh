@@ -56,7 +56,6 @@ blob_of() {	# commit path
 
 mkdir -p "$tmp/archive" "$tmp/state" && git -C "$tmp/state" init -q ||
 	die "cannot make a scratch repository in $tmp"
-k=$n
 commit=$(git -C "$TREE" rev-parse HEAD)
 for name in $(printf '%s\n' "$names" | sort -r); do
 	parent=$(git -C "$TREE" rev-parse "$commit~1")
@@ -116,6 +115,5 @@ for name in $(printf '%s\n' "$names" | sort -r); do
 		die "cannot write $SERIES_DIR/$name.msg"
 	say "$name: $(grep -c '^removes: ' "$tmp/peel") removed, $(grep -c '^base: ' "$tmp/peel") from the base, $(grep -c '^diff --git ' "$tmp/peel") changed"
 	commit=$parent
-	k=$((k - 1))
 done
 say "upstream/series: $n peels and messages from $TREE, base $(git -C "$TREE" rev-parse --short "$base")"

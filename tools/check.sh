@@ -907,7 +907,9 @@ series_tree() {
 		[ "$s_added" -le "$SERIES_MAX_ADDED" ] ||
 			{ say "patch $s_k adds $s_added lines, more than $SERIES_MAX_ADDED"; ok=1; }
 		git -C "$s_tree" checkout -q "$c" || return 1
-		# a sampled patch's install builds its module (with W=1)
+		# kbuild rebuilds what the checkout changed (fixdep tracks
+		# the headers); a sampled patch's install builds its module
+		# (with W=1)
 		case " $SERIES_SAMPLES $s_n " in
 		*" $s_k "*)
 			quiet_build "$s_dir/kselftest-$s_k.log" make -C "$s_tree/tools/testing/selftests" \
@@ -923,9 +925,9 @@ series_tree() {
 				s_built=$((s_built + 1)) s_prev=$c
 			} ;;
 		esac
-		make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
 		say "patch $s_k: $s_added lines added"
 	done
+	make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
 	git -C "$s_tree" checkout -q - 2>/dev/null || git -C "$s_tree" checkout -q master
 	wait "$s_checkpatch"
 	s_maintained=

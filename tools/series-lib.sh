@@ -39,7 +39,6 @@ peel_parse() {	# peel out-prefix
 	awk -v out="$2" '
 	function bad(why) {
 		printf "%s:%d: %s\n", FILENAME, NR, why >"/dev/stderr"
-		failed = 1
 		exit 2
 	}
 	BEGIN {

@@ -875,12 +875,9 @@ series_tree() {
 	ktap_fix_prints "$s_tree" "$s_dir/patches"/ksft-*.patch || return 1
 	ok=0
 	# the peels, written again from the tree, are the ones stored
-	mkdir -p "$s_dir/export/upstream/series" "$s_dir/export/tools" &&
-		cp "$BENCH_TOP"/tools/lib.sh "$BENCH_TOP"/tools/series-*.sh \
-			"$s_dir/export/tools/" &&
-		cp "$BENCH_TOP"/upstream/series/*.msg "$s_dir/export/upstream/series/" &&
-		TREE=$s_tree sh "$s_dir/export/tools/series-export.sh" 2>/dev/null &&
-		diff -r "$BENCH_TOP/upstream/series" "$s_dir/export/upstream/series" >&2 ||
+	TREE=$s_tree EXPORT_DIR=$s_dir/export \
+		sh "$BENCH_TOP/tools/series-export.sh" 2>/dev/null &&
+		diff -r "$BENCH_TOP/upstream/series" "$s_dir/export" >&2 ||
 		{ say "make series-export of the series' tree differs from upstream/series"; ok=1; }
 	# checkpatch (one core) beside the builds; Debian's python3 has
 	# python3-ply and python3-git for its spdxcheck.py

@@ -3,9 +3,10 @@
 #
 # "make series-export TREE=/path/to/linux": the series as a tree holds it
 # (make series' commits, then edited: git rebase -i, amended messages),
-# written back into upstream/series/: each commit's message without its
-# Signed-off-by, and each patch's peel (tools/series-lib.sh), so that
-# the next make series gives these commits again.  The last N commits of
+# written back into upstream/series/ (or EXPORT_DIR, which make check
+# compares with it): each commit's message without its Signed-off-by,
+# and each patch's peel (tools/series-lib.sh), so that the next make
+# series gives these commits again.  The last N commits of
 # TREE's branch are the series, N the patches upstream/series/ names;
 # the commit below them is the base.  The last commit's net/bench must
 # be what make series writes of the project (its files are the
@@ -15,7 +16,7 @@ set -u
 . "$(dirname "$0")/series-lib.sh"
 
 TREE=${TREE:-}
-BENCH_REL=tools/testing/selftests/net/bench
+EXPORT_DIR=${EXPORT_DIR:-$SERIES_DIR}
 [ -n "$TREE" ] || usage_die "make series-export needs TREE=<the Linux git work tree that holds the series>"
 git -C "$TREE" rev-parse --verify -q HEAD >/dev/null ||
 	usage_die "TREE=$TREE: not a git work tree with a commit"
@@ -23,6 +24,7 @@ names=$(series_names) || exit 1
 n=$(printf '%s\n' "$names" | grep -c .)
 base=$(git -C "$TREE" rev-parse --verify -q "HEAD~$n") ||
 	usage_die "TREE=$TREE: fewer than the $n commits of the series"
+mkdir -p "$EXPORT_DIR" || usage_die "EXPORT_DIR=$EXPORT_DIR: cannot create it"
 temp_dir tmp
 
 # The files of net/bench in COMMIT, one path a line.
@@ -66,10 +68,11 @@ for name in $(printf '%s\n' "$names" | sort -r); do
 		printf '# %s: written by "make series-export"; what\n' "$name.peel"
 		printf '# "make series" undoes of patch %s for the state before it.\n' "${name%%-*}"
 	} >"$tmp/peel"
-	comm -23 "$tmp/after" "$tmp/before" | sed 's/^/removes: /' >>"$tmp/peel"
+	comm -23 "$tmp/after" "$tmp/before" >"$tmp/undo.removes"
+	sed 's/^/removes: /' "$tmp/undo.removes" >>"$tmp/peel"
 	# files the state before has as the base has them, or closer to
 	# the base's than to this state's: from the base, then the diff
-	: >"$tmp/from-base"
+	: >"$tmp/undo.base"
 	for f in $(comm -12 "$tmp/before" "$tmp/base"); do
 		b_before=$(blob_of "$parent" "$f")
 		b_after=$(blob_of "$commit" "$f") || b_after=
@@ -77,20 +80,13 @@ for name in $(printf '%s\n' "$names" | sort -r); do
 		[ "$b_before" != "$b_after" ] || continue
 		[ "$(diff_size "$b_base" "$b_before")" -lt \
 		  "$(diff_size "$b_after" "$b_before")" ] || continue
-		printf '%s\n' "$f" >>"$tmp/from-base"
-		printf 'base: %s\n' "$f" >>"$tmp/peel"
+		printf '%s\n' "$f" >>"$tmp/undo.base"
 	done
-	# the diff: from this state less its new files, the base's files
-	# put back, to the state before
+	sed 's/^/base: /' "$tmp/undo.base" >>"$tmp/peel"
+	# the diff: from this state with the header undone, as make series
+	# undoes it, to the state before
 	state_into "$commit" "$tmp/state"
-	for f in $(comm -23 "$tmp/after" "$tmp/before"); do
-		rm -f "$tmp/state/$f"
-	done
-	for f in $(cat "$tmp/from-base"); do
-		mkdir -p "$(dirname "$tmp/state/$f")" &&
-			git -C "$TREE" show "$base:$BENCH_REL/$f" >"$tmp/state/$f" ||
-			die "cannot read $f of the base"
-	done
+	peel_undo_files "$tmp/state" "$tmp/undo" "$base" "$name.peel"
 	git -C "$tmp/state" add -A . &&
 		git -C "$tmp/state" -c user.name=export -c user.email=export@example.org \
 			commit -q --allow-empty -m after ||
@@ -100,8 +96,8 @@ for name in $(printf '%s\n' "$names" | sort -r); do
 		git -C "$tmp/state" diff --cached --binary HEAD >>"$tmp/peel" ||
 		die "cannot diff in $tmp/state"
 	git -C "$tmp/state" reset -q --hard
-	cp "$tmp/peel" "$SERIES_DIR/$name.peel" ||
-		die "cannot write $SERIES_DIR/$name.peel"
+	cp "$tmp/peel" "$EXPORT_DIR/$name.peel" ||
+		die "cannot write $EXPORT_DIR/$name.peel"
 	# the message, without the sign-off make series adds
 	git -C "$TREE" log -1 --format=%B "$commit" |
 		awk '{ line[NR] = $0 }
@@ -111,9 +107,9 @@ for name in $(printf '%s\n' "$names" | sort -r); do
 				n--
 			for (i = 1; i <= n; i++)
 				print line[i]
-		}' >"$SERIES_DIR/$name.msg" ||
-		die "cannot write $SERIES_DIR/$name.msg"
+		}' >"$EXPORT_DIR/$name.msg" ||
+		die "cannot write $EXPORT_DIR/$name.msg"
 	say "$name: $(grep -c '^removes: ' "$tmp/peel") removed, $(grep -c '^base: ' "$tmp/peel") from the base, $(grep -c '^diff --git ' "$tmp/peel") changed"
 	commit=$parent
 done
-say "upstream/series: $n peels and messages from $TREE, base $(git -C "$TREE" rev-parse --short "$base")"
+say "$EXPORT_DIR: $n peels and messages from $TREE, base $(git -C "$TREE" rev-parse --short "$base")"

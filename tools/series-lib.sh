@@ -23,6 +23,7 @@
 # tree whose series was fixed by hand (git rebase -i).
 
 SERIES_DIR=$BENCH_TOP/upstream/series
+BENCH_REL=tools/testing/selftests/net/bench
 
 # The patches' names, NN-NAME, in order.
 series_names() {
@@ -59,4 +60,20 @@ peel_parse() {	# peel out-prefix
 	}
 	{ bad("expected \"removes: PATH\", \"base: PATH\" or the diff") }
 	' "$1"
+}
+
+# A peel's header undone on the state in DIR: the files PREFIX.removes
+# lists go, those PREFIX.base lists are written as TREE's commit BASE
+# has them.  What is said of a wrong line names the peel, LABEL.
+peel_undo_files() {	# dir prefix base label
+	while read -r p_path; do
+		[ -f "$1/$p_path" ] ||
+			die "$4: removes $p_path, which the state after it has not"
+		rm -f "$1/$p_path"
+	done <"$2.removes"
+	while read -r p_path; do
+		mkdir -p "$(dirname "$1/$p_path")" &&
+			git -C "$TREE" show "$3:$BENCH_REL/$p_path" >"$1/$p_path" ||
+			die "$4: the tree's base has no $BENCH_REL/$p_path"
+	done <"$2.base"
 }

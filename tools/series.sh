@@ -36,7 +36,6 @@ SIGNOFF=${SIGNOFF:-$SERIES_PLACEHOLDER}
 SERIES_OUT=${SERIES_OUT:-$BENCH_TOP/build/series}
 NUMBERS=${NUMBERS:-}
 KTAP_HELPERS=tools/testing/selftests/kselftest/ktap_helpers.sh
-BENCH_REL=tools/testing/selftests/net/bench
 UP=$BENCH_TOP/upstream
 
 [ -n "$TREE" ] || usage_die "make series needs TREE=<a Linux git work tree with $BENCH_REL>"
@@ -242,16 +241,7 @@ undo_patch() {	# name
 	u_peel=$SERIES_DIR/$1.peel
 	[ -f "$u_peel" ] || die "upstream/series/$1.msg has no $1.peel"
 	peel_parse "$u_peel" "$tmp/peel" || exit 2
-	while read -r u_path; do
-		[ -f "$STATES/$u_path" ] ||
-			die "upstream/series/$1.peel: removes $u_path, which the state after it has not"
-		rm -f "$STATES/$u_path"
-	done <"$tmp/peel.removes"
-	while read -r u_path; do
-		mkdir -p "$(dirname "$STATES/$u_path")" &&
-			git -C "$TREE" show "$base:$BENCH_REL/$u_path" >"$STATES/$u_path" ||
-			die "upstream/series/$1.peel: the tree's base has no $BENCH_REL/$u_path"
-	done <"$tmp/peel.base"
+	peel_undo_files "$STATES" "$tmp/peel" "$base" "upstream/series/$1.peel"
 	if [ -s "$tmp/peel.diff" ] &&
 	   ! git -C "$STATES" apply --whitespace=nowarn "$tmp/peel.diff" 2>"$tmp/apply.err"; then
 		sed 's/^/  /' "$tmp/apply.err" >&2

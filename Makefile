@@ -5,13 +5,13 @@
 # tools/testing/selftests/net/bench_page_pool; and the out-of-tree user:
 # "make", "make install", "make run", "make ab", "make check".
 
-# The engine's files, listed once: bench_page_pool_simple.ko links these
+# The engine's files, listed once: bench_page_pool.ko links these
 # objects with the tests' (upstream links time_bench into its test
 # module too), and the file lists below take their sources and headers.
-bench_engine_objs := time_bench_core.o time_bench_params.o time_bench_cpus.o \
+bench_engine_objs := time_bench.o time_bench_params.o time_bench_cpus.o \
 	time_bench_counters.o time_bench_env.o time_bench_output.o \
 	time_bench_results.o time_bench_math.o time_bench_driver.o
-bench_module_objs := bench_page_pool_tests.o $(bench_engine_objs)
+bench_module_objs := bench_page_pool_simple.o $(bench_engine_objs)
 bench_engine_headers := time_bench.h time_bench_internal.h time_bench_stamp.h \
 	time_bench_math.h time_bench_driver.h
 
@@ -43,8 +43,8 @@ bench_features = \
 
 ifneq ($(KERNELRELEASE),)
 
-obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool_simple.o
-bench_page_pool_simple-y := $(bench_module_objs)
+obj-$(CONFIG_BENCH_PAGE_POOL_SIMPLE) += bench_page_pool.o
+bench_page_pool-y := $(bench_module_objs)
 ccflags-y += $(bench_features)
 
 else
@@ -61,7 +61,7 @@ BENCH_KSELFTEST_PROGS := test_bench_page_pool.sh
 BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh env_lib.sh splat_patterns
 # lib.mk installs these two by name.
 BENCH_KSELFTEST_SETTINGS := config settings
-BENCH_MODULES := bench_page_pool_simple.ko
+BENCH_MODULES := bench_page_pool.ko
 
 ifneq ($(wildcard $(CURDIR)/../../lib.mk),)
 

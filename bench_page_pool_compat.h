@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every kernel-version difference the benchmark has to know about: the
- * engine's (time_bench_core.c and time_bench_counters.c include this
+ * engine's (time_bench.c and time_bench_counters.c include this
  * header for them) and page_pool's.  Out of tree, the Makefile's
  * feature tests choose from what the tree's headers have, not from its
  * version, so backports build; the copy "make series" puts into a
@@ -94,7 +94,8 @@ static inline void bench_pp_stats_read(struct page_pool *pool, u64 *vals)
 	page_pool_get_stats(pool, &stats);
 	vals[BENCH_PP_ALLOC_FAST] = stats.alloc_stats.fast;
 	vals[BENCH_PP_ALLOC_SLOW] = stats.alloc_stats.slow;
-	vals[BENCH_PP_ALLOC_SLOW_HIGH_ORDER] = stats.alloc_stats.slow_high_order;
+	vals[BENCH_PP_ALLOC_SLOW_HIGH_ORDER] =
+		stats.alloc_stats.slow_high_order;
 	vals[BENCH_PP_ALLOC_EMPTY] = stats.alloc_stats.empty;
 	vals[BENCH_PP_ALLOC_REFILL] = stats.alloc_stats.refill;
 	vals[BENCH_PP_ALLOC_WAIVE] = stats.alloc_stats.waive;

@@ -104,15 +104,11 @@ struct time_bench_test {
 	int (*setup)(struct time_bench_run *run);
 	const char *unsupported;	/* why this kernel cannot run it */
 	const struct time_bench_expect *expect;
-	/* Tests it must cost less than, comma-separated, on any
-	 * instrument; and those it undercuts by less than emulated
-	 * cycles resolve, checked where the clock counts instructions
-	 * or the CPU is real.
+	/* Tests it must cost less than, comma-separated: checked where
+	 * the clock counts instructions or the CPU is real (emulated
+	 * cycles do not rank paths this close).
 	 */
 	const char *cheaper_than;
-	const char *narrowly_cheaper_than;
-	/* Optional: false when the parameters of this load void both. */
-	bool (*relations_hold)(void);
 	/* A test of another context whose body runs the same code when
 	 * both take the same path: counted in instructions, the two
 	 * agree, unless other work entered one's windows.
@@ -216,6 +212,8 @@ struct time_bench_suite {
 	 */
 	void (*seq_test)(struct seq_file *m, unsigned int idx,
 			 u64 iterations);
+	/* What a skipped test's line keeps of its row (its path) */
+	void (*seq_skip)(struct seq_file *m, unsigned int idx);
 	struct time_bench_state *state;	/* the engine's, while loaded */
 };
 

@@ -188,8 +188,10 @@ void time_bench_measure_overhead(struct time_bench_overhead *ovh)
 		ovh->cycle_read_milli = min(ovh->cycle_read_milli, cyc);
 		ovh->clock_read_milli_cycles =
 			min(ovh->clock_read_milli_cycles, clk_cyc);
-		ovh->clock_read_milli_ns = min(ovh->clock_read_milli_ns, clk_ns);
-		ovh->empty_loop_milli_cycles = min(ovh->empty_loop_milli_cycles,
-						   time_bench_empty_loop_milli());
+		ovh->clock_read_milli_ns = min(ovh->clock_read_milli_ns,
+					       clk_ns);
+		ovh->empty_loop_milli_cycles =
+			min(ovh->empty_loop_milli_cycles,
+			    time_bench_empty_loop_milli());
 	}
 }

@@ -101,9 +101,9 @@ static int time_bench_cpu_thread(void *arg)
 }
 
 /* Process context.  CPUs must stay online until time_bench_cpus_destroy(). */
-static struct time_bench_cpus *time_bench_cpus_create(const struct cpumask *cpus,
-						      time_bench_cpu_fn fn,
-						      void *data)
+static struct time_bench_cpus *
+time_bench_cpus_create(const struct cpumask *cpus, time_bench_cpu_fn fn,
+		       void *data)
 {
 	unsigned int nr = cpumask_weight(cpus), i = 0;
 	struct time_bench_cpus *tc;

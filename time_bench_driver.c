@@ -150,8 +150,9 @@ static void time_bench_summarize_outcome(struct time_bench_outcome *o)
 	for (r = 0; r < o->reps; r++) {
 		const struct time_bench_record *rec = &o->recs[r];
 
-		o->cycles_milli[r] = time_bench_milli_per_elem(rec->cycles,
-							       rec->invocations);
+		o->cycles_milli[r] =
+			time_bench_milli_per_elem(rec->cycles,
+						  rec->invocations);
 		o->ns_milli[r] = time_bench_milli_per_elem(rec->ns,
 							   rec->invocations);
 		o->total_invocations += rec->invocations;
@@ -188,7 +189,8 @@ time_bench_drive(struct time_bench_driver *d, const struct time_bench_plan *p,
 	d->phase = TIME_BENCH_CALIBRATION;
 	if (!o->loops) {
 		end = time_bench_calibrate(d, div64_u64(p->time_ns, p->reps),
-					   p->min_loops, p->max_loops, &o->loops);
+					   p->min_loops, p->max_loops,
+					   &o->loops);
 		if (end != TIME_BENCH_DONE)
 			return end;
 	}

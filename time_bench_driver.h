@@ -26,7 +26,7 @@ struct time_bench_chunk {
 	 */
 	bool preemptible;
 	u32 switches;
-	int error;			/* the context failed it, and said why */
+	int error;		/* the context failed it, and said why */
 };
 
 /* Where the timed chunks ran. */

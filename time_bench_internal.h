@@ -2,7 +2,7 @@
 /*
  * What the engine's files share; a test family sees none of it.
  *
- *   time_bench_core.c      chunks, process and softirq contexts, a run
+ *   time_bench.c           chunks, process and softirq contexts, a run
  *   time_bench_params.c    module parameters, test selection
  *   time_bench_cpus.c      the context of several CPUs
  *   time_bench_counters.c  cycle counter, its cost, PMU

@@ -73,7 +73,8 @@ time_bench_div_fixed(u64 num, u64 den, unsigned int digits, bool round)
 /* Whole cycles per element, truncated as the legacy line prints them. */
 u64 time_bench_cycles_per_elem(const struct time_bench_record *rec)
 {
-	return time_bench_div_fixed(rec->cycles, rec->invocations, 0, false).whole;
+	return time_bench_div_fixed(rec->cycles, rec->invocations, 0,
+				    false).whole;
 }
 
 /* Nanoseconds per element with three truncated digits (legacy line). */
@@ -245,7 +246,8 @@ time_bench_clock_of(enum time_bench_accel accel, u32 tsc_khz)
 		  tsc_khz - TIME_BENCH_ICOUNT_KHZ :
 		  TIME_BENCH_ICOUNT_KHZ - tsc_khz;
 
-	if (accel == TIME_BENCH_ACCEL_TCG && off <= TIME_BENCH_ICOUNT_KHZ / 1000)
+	if (accel == TIME_BENCH_ACCEL_TCG &&
+	    off <= TIME_BENCH_ICOUNT_KHZ / 1000)
 		return TIME_BENCH_CLOCK_INSTRUCTIONS;
 	return TIME_BENCH_CLOCK_CYCLES;
 }

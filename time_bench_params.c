@@ -154,7 +154,8 @@ static int time_bench_select_names(const struct time_bench_suite *s)
 		len = strcspn(word, ",");
 		if (!time_bench_select_word(s, word, len)) {
 			tb_err(s, "tests=%s invalid: '%.*s' names no test; accepted: %s\n",
-			       names, (int)len, word, TIME_BENCH_TESTS_ACCEPTED);
+			       names, (int)len, word,
+			       TIME_BENCH_TESTS_ACCEPTED);
 			return -EINVAL;
 		}
 		if (!word[len])
@@ -178,7 +179,8 @@ int time_bench_select(const struct time_bench_suite *s)
 		all_bits |= BIT(s->tests[i].bit);
 	if (flags->given && (!flags->val || flags->val & ~all_bits)) {
 		tb_err(s, "run_flags=0x%x invalid: %s; accepted: a mask of bits 0-%d (0x1..0x%lx), see modinfo\n",
-		       flags->val, flags->val ? "unknown bits" : "selects no test",
+		       flags->val,
+		       flags->val ? "unknown bits" : "selects no test",
 		       fls(all_bits) - 1, all_bits);
 		return -EINVAL;
 	}
@@ -250,8 +252,6 @@ int time_bench_check_table(const struct time_bench_suite *s)
 
 		ret = time_bench_check_name(s, t->name) ?:
 		      time_bench_check_relations(s, t->name, t->cheaper_than) ?:
-		      time_bench_check_relations(s, t->name,
-						 t->narrowly_cheaper_than) ?:
 		      time_bench_check_relations(s, t->name, t->twin);
 	}
 	return ret;

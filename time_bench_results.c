@@ -112,28 +112,26 @@ static void time_bench_seq_cpus(struct seq_file *m,
 }
 
 /*
- * " cheaper_than=a,b": the relations this instrument can check.  Emulated
- * cycles (TCG without -icount) do not rank paths that close: in one load
- * the bulk test's cheapest repetition cost more than the ptr_ring one's
- * (417 against 404 cycles), where counting instructions gives 141.6
- * against 164.6 on every load.
+ * What the kselftest plans its checks of a test from, on its test: or
+ * skip: line alike: the tests it must be cheaper than, its twin, and
+ * the CPUs it runs on.  Whether this load's instrument can judge a
+ * relation is the kselftest's to say (emulated cycles do not rank
+ * paths: in one load the bulk test's cheapest repetition cost more than
+ * the ptr_ring one's, 417 against 404 cycles, where counting
+ * instructions gives 141.6 against 164.6 on every load).
  */
-static void time_bench_seq_cheaper_than(struct seq_file *m,
-					const struct time_bench_state *st,
-					const struct time_bench_test *t)
+static void time_bench_seq_row(struct seq_file *m,
+			       const struct time_bench_test *t,
+			       unsigned int cpus)
 {
-	bool narrow = t->narrowly_cheaper_than &&
-		      (st->ins.clock == TIME_BENCH_CLOCK_INSTRUCTIONS ||
-		       st->ins.accel != TIME_BENCH_ACCEL_TCG);
-	const char *sep = t->cheaper_than && narrow ? "," : "";
+	seq_printf(m, " cheaper_than=%s twin=%s cpus=%u",
+		   t->cheaper_than ?: "-", t->twin ?: "-", cpus);
+}
 
-	if ((!t->cheaper_than && !narrow) ||
-	    (t->relations_hold && !t->relations_hold())) {
-		seq_puts(m, " cheaper_than=-");
-		return;
-	}
-	seq_printf(m, " cheaper_than=%s%s%s", t->cheaper_than ?: "", sep,
-		   narrow ? t->narrowly_cheaper_than : "");
+/* The CPUs a test runs on: one, or those its context brings */
+static unsigned int time_bench_test_cpus(const struct time_bench_test *t)
+{
+	return t->context->cpus ? t->context->cpus->nr_cpus() : 1;
 }
 
 /* The median repetition and where the chunks ran. */
@@ -169,10 +167,13 @@ static void time_bench_seq_test(struct seq_file *m,
 	const struct time_bench_outcome *o = &res->out;
 
 	if (res->skipped) {
+		seq_printf(m, "skip: name=%s run_flags_bit=%u wanted_context=%s",
+			   t->name, t->bit, t->context->name);
+		if (s->seq_skip)
+			s->seq_skip(m, idx);
+		time_bench_seq_row(m, t, time_bench_test_cpus(t));
 		/* reason= takes the rest of the line */
-		seq_printf(m, "skip: name=%s run_flags_bit=%u wanted_context=%s reason=%s\n",
-			   t->name, t->bit, t->context->name,
-			   res->skip_reason);
+		seq_printf(m, " reason=%s\n", res->skip_reason);
 		return;
 	}
 	time_bench_seq_main(m, idx, t, o);
@@ -184,8 +185,8 @@ static void time_bench_seq_test(struct seq_file *m,
 	if (s->seq_test)
 		s->seq_test(m, idx, o->total_invocations +
 			    o->where.retried_invocations);
-	time_bench_seq_cheaper_than(m, s->state, t);
-	seq_printf(m, " twin=%s\n", t->twin ?: "-");
+	time_bench_seq_row(m, t, time_bench_test_cpus(t));
+	seq_putc(m, '\n');
 	time_bench_seq_cpus(m, t, res);
 }
 

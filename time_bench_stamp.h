@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A chunk's two stamps, for the files that time chunks (core, cpus).
- * Static and out of line in each, as when the engine was one file: a
- * global function begins with an ENDBR (IBT), one instruction more
- * between the stamps.
+ * A chunk's two stamps, for the files that time chunks (core, cpus):
+ * inline in each, so that nothing but the stamps' own reads lies
+ * between them and the body (a global function would begin with an
+ * ENDBR under IBT, and a call is one more thing to time).
  */
 #ifndef _TIME_BENCH_STAMP_H
 #define _TIME_BENCH_STAMP_H
@@ -16,13 +16,13 @@
  * encloses the cycle interval and neither includes the other's read.
  * The PMU part of a stamp is read apart, see time_bench_pmu_read().
  */
-static noinline void time_bench_start(struct time_bench_stamp *stamp)
+static __always_inline void time_bench_start(struct time_bench_stamp *stamp)
 {
 	stamp->ns = ktime_get_ns();
 	stamp->cycles = time_bench_read_cycles();
 }
 
-static noinline void time_bench_stop(struct time_bench_stamp *stamp)
+static __always_inline void time_bench_stop(struct time_bench_stamp *stamp)
 {
 	stamp->cycles = time_bench_read_cycles();
 	stamp->ns = ktime_get_ns();

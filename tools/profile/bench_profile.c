@@ -4,7 +4,7 @@
  * benchmark's tests (doc/profile.rst).
  *
  * The guest marks each chunk with multi-byte NOPs carrying a tag in
- * their displacement (time_bench_core.c).  Inside a vCPU's window, from a
+ * their displacement (time_bench.c).  Inside a vCPU's window, from a
  * BEGIN that followed an OPEN to the next END, every executed
  * instruction, memory access, atomic and modelled cache miss counts to
  * (section, row, block), where block is the guest virtual address of the

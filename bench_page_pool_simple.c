@@ -42,35 +42,19 @@
 /* Two fragments per page in the fragment test */
 #define BENCH_FRAG_SIZE		(PAGE_SIZE / 2)
 #define BENCH_FRAGS_PER_PAGE	(PAGE_SIZE / BENCH_FRAG_SIZE)
-/* Largest batch of the bulk return test: a page pointer array in the
- * test's state, as XDP's bulk queues are (XDP_BULK_QUEUE_SIZE is 16).
- */
-#define BENCH_MAX_BULK		64
-/* Measured in this project's guests: see doc/tests.rst */
-#define BENCH_DEFAULT_BULK	16
 /*
- * From this batch on a bulk return costs less per page than single
- * ptr_ring returns.  Counted in instructions (QEMU -icount, one vCPU),
- * bulk against ptr_ring per page: 6.1 at 8 pages 123.62 against
- * 123.51, at 16 118.61 against 123.51; 6.12 at 4 159.20 against
- * 164.56, at 16 141.44.
+ * Pages per bulk return call: what XDP's bulk queues hold
+ * (XDP_BULK_QUEUE_SIZE), a page pointer array in the test's state.
+ * From 16 pages on a bulk return costs less per page than single
+ * ptr_ring returns: counted in instructions (QEMU -icount, one vCPU),
+ * bulk against ptr_ring per page, 6.1 at 8 pages 123.62 against 123.51,
+ * at 16 118.61; 6.12 at 4 159.20 against 164.56, at 16 141.44.
  */
-#define BENCH_BULK_PAYS		16
+#define BENCH_BULK		16
 /* The run_flags bits of the legacy benchmark's nine tests */
 #define BENCH_LEGACY_BITS	GENMASK(6, 0)
 /* " name=value" for each page_pool counter */
 #define BENCH_PP_STATS_LEN	(BENCH_PP_NR_STATS * 48)
-
-static struct time_bench_param bulk = {
-	.val = BENCH_DEFAULT_BULK,
-	.accepted = "1.." __stringify(BENCH_MAX_BULK),
-};
-
-/* The bulk test's relation holds only for batches that large. */
-static bool bench_bulk_pays(void)
-{
-	return bulk.val >= BENCH_BULK_PAYS;
-}
 
 static struct time_bench_param return_cpus = {
 	.val = 1,
@@ -86,7 +70,7 @@ struct bench_pp {
 	spinlock_t lock;	/* only the "lock" baseline takes it */
 	int napi_budget;	/* of the poll running the chunk */
 	struct bench_xcpu *xcpu;
-	BENCH_BULK_REF bulk_data[BENCH_MAX_BULK];
+	BENCH_BULK_REF bulk_data[BENCH_BULK];
 };
 
 /* Where the probe saw a returned page go. */
@@ -201,7 +185,8 @@ static const struct time_bench_expect bench_expect_cache = {
 static const struct time_bench_expect bench_expect_ring = {
 	.paths = BIT(BENCH_PATH_RING),
 	.allocated = BENCH_ALLOC_NONE,
-	.stats = { { BENCH_STAT(RECYCLE_RING) | BENCH_STAT(RECYCLE_RING_FULL), 1 },
+	.stats = { { BENCH_STAT(RECYCLE_RING) |
+		     BENCH_STAT(RECYCLE_RING_FULL), 1 },
 		   BENCH_STAT_NONE(RECYCLE_CACHED),
 		   BENCH_STAT_NONE(RECYCLE_RELEASED_REFCNT) },
 };
@@ -249,7 +234,8 @@ static const struct time_bench_expect bench_expect_frag = {
 static const struct time_bench_expect bench_expect_xcpu = {
 	.paths = BIT(BENCH_PATH_RING),
 	.allocated = BENCH_ALLOC_IN_FLIGHT,
-	.stats = { { BENCH_STAT(RECYCLE_RING) | BENCH_STAT(RECYCLE_RING_FULL), 1 },
+	.stats = { { BENCH_STAT(RECYCLE_RING) |
+		     BENCH_STAT(RECYCLE_RING_FULL), 1 },
 		   BENCH_STAT_NONE(RECYCLE_CACHED),
 		   BENCH_STAT_NONE(RECYCLE_RELEASED_REFCNT) },
 };
@@ -395,7 +381,7 @@ static u64 bench_pp_bulk(void *priv, u64 loops)
 	u64 done = 0;
 
 	while (done < loops) {
-		batch = min_t(u64, bulk.val, loops - done);
+		batch = min_t(u64, BENCH_BULK, loops - done);
 		for (n = 0; n < batch; n++) {
 			page = page_pool_alloc_pages(pool, BENCH_GFP);
 			if (unlikely(!page))
@@ -784,7 +770,8 @@ static int bench_setup_napi_aware_pool(struct time_bench_run *run)
 	path = bench_probe_path(run);
 	if (path == BENCH_PATH_CACHE)
 		return 0;
-	return time_bench_skip(run, "kernel has no page_pool_napi_local(): the page went to the %s",
+	return time_bench_skip(run,
+			       "kernel has no page_pool_napi_local(): the page went to the %s",
 			       bench_path_names[path]);
 }
 
@@ -864,8 +851,7 @@ static int bench_setup_xcpu(struct time_bench_run *run)
  * The tests, one row each: name, run_flags bit, context and body, then
  * what else the test has: its setup, why this kernel cannot run it, what
  * it must do (the bench_expect_* above), the tests it must be cheaper
- * than (narrowly: by less than emulated cycles resolve, see struct
- * time_bench_test) and its twin.  no-softirq-page_pool01 and the
+ * than and its twin.  no-softirq-page_pool01 and the
  * softirq fast path run the same code when both recycle into the cache
  * (6.1 recycles into the ring from process context); the other
  * no-softirq tests are no twins: the ring takes its lock with BHs off
@@ -892,8 +878,8 @@ static int bench_setup_xcpu(struct time_bench_run *run)
 	BENCH_TEST("tasklet_page_pool01_fast_path", 4, softirq,		\
 		   bench_pp_fast_path,					\
 		   .setup = bench_setup_pool, .expect = &bench_expect_cache, \
-		   .cheaper_than = "tasklet_page_pool02_ptr_ring",	\
-		   .narrowly_cheaper_than = "tasklet_page_pool04_napi_aware") \
+		   .cheaper_than = "tasklet_page_pool02_ptr_ring,"	\
+				   "tasklet_page_pool04_napi_aware")	\
 	BENCH_TEST("tasklet_page_pool02_ptr_ring", 5, softirq,		\
 		   bench_pp_ptr_ring,					\
 		   .setup = bench_setup_pool, .expect = &bench_expect_ring, \
@@ -913,7 +899,8 @@ static int bench_setup_xcpu(struct time_bench_run *run)
 		   .cheaper_than = "tasklet_page_pool06_dma_ptr_ring")	\
 	BENCH_TEST("tasklet_page_pool06_dma_ptr_ring", 9, softirq,	\
 		   bench_pp_ptr_ring,					\
-		   .setup = bench_setup_dma_pool, .expect = &bench_expect_ring, \
+		   .setup = bench_setup_dma_pool,			\
+		   .expect = &bench_expect_ring,			\
 		   .cheaper_than = "tasklet_page_pool07_dma_slow")	\
 	BENCH_TEST("tasklet_page_pool07_dma_slow", 10, softirq, bench_pp_slow, \
 		   .setup = bench_setup_dma_pool,			\
@@ -923,8 +910,7 @@ static int bench_setup_xcpu(struct time_bench_run *run)
 		   .expect = &bench_expect_frag)			\
 	BENCH_TEST("tasklet_page_pool09_bulk", 12, softirq, bench_pp_bulk, \
 		   .setup = bench_setup_pool, .expect = &bench_expect_ring, \
-		   .narrowly_cheaper_than = "tasklet_page_pool02_ptr_ring", \
-		   .relations_hold = bench_bulk_pays)			\
+		   .cheaper_than = "tasklet_page_pool02_ptr_ring")	\
 	BENCH_TEST("tasklet_page_pool10_netmem", 13, softirq, bench_pp_netmem, \
 		   .setup = bench_setup_pool,				\
 		   .unsupported = BENCH_NETMEM_UNSUPPORTED,		\
@@ -993,11 +979,6 @@ __MODULE_PARM_TYPE(reps, "uint");
 MODULE_PARM_DESC(reps, "Repetitions of each test, " TIME_BENCH_REPS_ACCEPTED
 		 " (default: " TIME_BENCH_REPS_DEFAULTS
 		 ", or 1 when loops is given)");
-module_param_cb(bulk, &time_bench_uint_param_ops, &bulk, 0444);
-__MODULE_PARM_TYPE(bulk, "uint");
-MODULE_PARM_DESC(bulk, "Pages per bulk return call of the bulk test, 1.."
-		 __stringify(BENCH_MAX_BULK) " (default "
-		 __stringify(BENCH_DEFAULT_BULK) ")");
 module_param_cb(return_cpus, &time_bench_uint_param_ops, &return_cpus, 0444);
 __MODULE_PARM_TYPE(return_cpus, "uint");
 MODULE_PARM_DESC(return_cpus, "CPUs that give pages back in the cross-CPU test, 1 up to the online CPUs minus one (default 1)");
@@ -1010,11 +991,6 @@ static int bench_check_params(void)
 		pr_err("return_cpus=%u invalid: %u CPUs online; accepted: 1..%u (the online CPUs minus one)\n",
 		       return_cpus.val, num_online_cpus(),
 		       num_online_cpus() - 1);
-		return -EINVAL;
-	}
-	if (!bulk.val || bulk.val > BENCH_MAX_BULK) {
-		pr_err("bulk=%u invalid: out of range; accepted: %s\n",
-		       bulk.val, bulk.accepted);
 		return -EINVAL;
 	}
 	return 0;
@@ -1093,11 +1069,6 @@ static void bench_seq_header(struct seq_file *m)
 		   BENCH_HAVE_PP_STATS ? "yes" : "no");
 }
 
-static void bench_seq_params(struct seq_file *m)
-{
-	seq_printf(m, " bulk=%u", bulk.val);
-}
-
 /* " name+name:n": a sum of page_pool counters and what it must be */
 static void bench_seq_stat_sum(struct seq_file *m, const char *sep,
 			       const struct bench_stat_sum *sum, u64 iterations)
@@ -1132,9 +1103,9 @@ static void bench_seq_allocated_max(struct seq_file *m,
 	}
 }
 
-/* What the test's row says it must do, for the kselftest to check. */
-static void bench_seq_expect(struct seq_file *m,
-			     const struct time_bench_expect *e, u64 iterations)
+/* " expect_path=a,b": the paths the test's row accepts, or "-" */
+static void bench_seq_expect_path(struct seq_file *m,
+				  const struct time_bench_expect *e)
 {
 	const char *sep = "";
 	int i;
@@ -1146,6 +1117,15 @@ static void bench_seq_expect(struct seq_file *m,
 	}
 	if (!e->paths)
 		seq_putc(m, '-');
+}
+
+/* What the test's row says it must do, for the kselftest to check. */
+static void bench_seq_expect(struct seq_file *m,
+			     const struct time_bench_expect *e, u64 iterations)
+{
+	int i;
+
+	bench_seq_expect_path(m, e);
 	bench_seq_allocated_max(m, e);
 	if (e->released_all)
 		seq_printf(m, " expect_released=%llu", iterations);
@@ -1181,6 +1161,12 @@ static void bench_seq_test(struct seq_file *m, unsigned int idx,
 			 iterations);
 }
 
+/* A test this kernel cannot run: the path its checks would accept. */
+static void bench_seq_skip(struct seq_file *m, unsigned int idx)
+{
+	bench_seq_expect_path(m, bench_tests[idx].expect ?: &bench_expect_none);
+}
+
 static const struct time_bench_config_opt bench_config_opts[] = {
 	{ "page_pool_stats", IS_ENABLED(CONFIG_PAGE_POOL_STATS), false },
 };
@@ -1202,8 +1188,8 @@ static struct time_bench_suite bench_suite = {
 	.after_reps = bench_after_reps,
 	.report = bench_report,
 	.seq_header = bench_seq_header,
-	.seq_params = bench_seq_params,
 	.seq_test = bench_seq_test,
+	.seq_skip = bench_seq_skip,
 };
 
 /* The devices a load made, kept for its results until it is removed. */

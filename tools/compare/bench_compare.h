@@ -8,15 +8,18 @@
  * it and line.c (what those two share: line.h) below them, env.c
  * (environment fingerprints), stats.c (pure statistics), compare.c
  * (one row per test), profile.c (the exact profiles of a row), table.c
- * (text, markdown and org tables), json.c, plot.c (gnuplot), main.c
- * (command line) and help.c (its help text).
+ * (text, markdown and org tables), json.c, kcidb.c (KernelCI's
+ * results), plot.c (gnuplot), main.c (command line) and help.c (its
+ * help text).
  *
  * Calls only go down (each file says its layer at its top):
  *
  *   main.c             help.c input.c compare.c table.c json.c plot.c
+ *                      kcidb.c
  *   input.c            results.c dmesg.c (parsers.h) line.c strtab.c
  *   results.c dmesg.c  line.c (line.h) env.c, results.c strtab.c too
  *   table.c json.c     compare.c env.c, table.c profile.c too
+ *   kcidb.c            env.c stats.c strtab.c
  *   compare.c          profile.c stats.c
  *   line.c env.c       strtab.c
  *   profile.c          stats.c
@@ -202,6 +205,8 @@ bool on_half_unit(double x, int decimals);
 char *fmt_level(double alpha);
 int load_stat_parse(const char *s, enum load_stat *out);
 const char *load_stat_words(enum load_stat ls);
+void json_str(const char *s);
+void json_num(double x, int decimals);
 
 /* ------------------------------------------------------------------ */
 /* strtab.c */
@@ -379,6 +384,8 @@ void env_add(struct bench_set *set, struct env_scratch *sc,
 	     const char *key, const char *val, size_t len);
 void env_close(struct bench_set *set, struct env_scratch *sc, size_t load);
 struct env_diff *env_differences(const struct bench_set *set, size_t *nr);
+const char *env_value(const struct bench_set *set, const struct load *l,
+		      const char *key);
 void env_diffs_free(struct env_diff *d, size_t nr);
 
 /* ------------------------------------------------------------------ */
@@ -475,6 +482,7 @@ enum out_format {
 	OUT_MARKDOWN,
 	OUT_ORG,
 	OUT_JSON,
+	OUT_KCIDB,
 };
 
 char *escape_cell(const char *s, enum out_format fmt);
@@ -485,6 +493,20 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 /* json.c */
 
 void print_json(const struct bench_set *set, const struct comparison *cmp);
+
+/* ------------------------------------------------------------------ */
+/* kcidb.c */
+
+struct kcidb_opts {
+	const char *origin;	/* the CI system's name: [a-z0-9_]+ */
+	const char *commit;	/* 40 hex digits, or NULL */
+	const char *commit_name;	/* its subject, or NULL */
+	enum load_stat load_stat;
+};
+
+#define KCIDB_ORIGIN		"bench_page_pool"
+
+int print_kcidb(const struct bench_set *set, const struct kcidb_opts *o);
 
 /* ------------------------------------------------------------------ */
 /* help.c */

@@ -253,3 +253,25 @@ void env_diffs_free(struct env_diff *d, size_t nr)
 	}
 	free(d);
 }
+
+/*
+ * The value of @key in load @l's environment, NULL when it has none: a
+ * key=value pair its results block gave (kernel, accel,
+ * config.kasan, ...).
+ */
+const char *env_value(const struct bench_set *set, const struct load *l,
+		      const char *key)
+{
+	const struct env_kv *kv;
+	size_t id, i, n;
+
+	if (!l->env || !strtab_find(&set->env_keys, key, strlen(key), &id))
+		return NULL;
+	kv = (const struct env_kv *)set->envs.str[l->env - 1];
+	n = set->envs.len[l->env - 1] / sizeof(*kv);
+	for (i = 0; i < n; i++) {
+		if (kv[i].key == id)
+			return set->env_vals.str[kv[i].val];
+	}
+	return NULL;
+}

@@ -19,37 +19,6 @@
 
 #include "bench_compare.h"
 
-/* @s as a JSON string: quoted, '"', '\' and control characters escaped. */
-static void put_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-/* @x with @decimals decimals, or null if it cannot be computed. */
-static void put_num(double x, int decimals)
-{
-	char *s;
-
-	if (!isfinite(x)) {
-		fputs("null", stdout);
-		return;
-	}
-	s = fmt_fixed(x, decimals, false);
-	fputs(s, stdout);
-	free(s);
-}
-
 /* A p value with six significant digits, or null. */
 static void put_p(double p)
 {
@@ -83,12 +52,12 @@ static void put_settings(const struct comparison *cmp)
 	char *level = fmt_level(cmp->alpha);
 
 	printf("  \"settings\": {\"clock\": ");
-	put_str(clock_names[cmp->clock]);
+	json_str(clock_names[cmp->clock]);
 	printf(", \"load_stat\": \"%s\", \"alpha\": ",
 	       cmp->load_stat == LOAD_MIN ? "min" : "median");
 	put_exact(cmp->alpha);
 	printf(", \"interval_level_percent\": %s, \"pct_change_of\": ", level);
-	put_str(cmp->clock == CLOCK_CYCLES ? "ns" : clock_names[cmp->clock]);
+	json_str(cmp->clock == CLOCK_CYCLES ? "ns" : clock_names[cmp->clock]);
 	printf("},\n  \"loads\": {\"before\": %zu, \"after\": %zu},\n",
 	       cmp->loads[SIDE_BEFORE], cmp->loads[SIDE_AFTER]);
 	free(level);
@@ -103,7 +72,7 @@ static void put_counts(const struct env_count *c, size_t nr)
 	for (i = 0; i < nr; i++) {
 		printf("%s{\"value\": ", i ? ", " : "");
 		if (c[i].val)
-			put_str(c[i].val);
+			json_str(c[i].val);
 		else
 			fputs("null", stdout);
 		printf(", \"loads\": %zu}", c[i].loads);
@@ -120,7 +89,7 @@ static void put_env(const struct bench_set *set)
 	printf("  \"environment_differences\": [");
 	for (i = 0; i < nr; i++) {
 		printf("%s\n    {\"key\": ", i ? "," : "");
-		put_str(d[i].key);
+		json_str(d[i].key);
 		printf(", \"before\": ");
 		put_counts(d[i].side[SIDE_BEFORE], d[i].nr[SIDE_BEFORE]);
 		printf(", \"after\": ");
@@ -136,22 +105,22 @@ static void put_metric(const char *unit, const struct metric_cmp *mc,
 		       bool ci)
 {
 	printf(", ");
-	put_str(unit);
+	json_str(unit);
 	if (!mc->have) {
 		fputs(": null", stdout);
 		return;
 	}
 	printf(": {\"before\": ");
-	put_num(mc->before, mc->decimals);
+	json_num(mc->before, mc->decimals);
 	printf(", \"after\": ");
-	put_num(mc->after, mc->decimals);
+	json_num(mc->after, mc->decimals);
 	printf(", \"diff\": ");
-	put_num(mc->shift.est, mc->decimals);
+	json_num(mc->shift.est, mc->decimals);
 	if (ci && mc->shift.k) {
 		printf(", \"ci\": [");
-		put_num(mc->shift.lo, mc->decimals);
+		json_num(mc->shift.lo, mc->decimals);
 		printf(", ");
-		put_num(mc->shift.hi, mc->decimals);
+		json_num(mc->shift.hi, mc->decimals);
 		putchar(']');
 	} else if (ci) {
 		printf(", \"ci\": null");
@@ -167,11 +136,11 @@ static void put_counts_of(const struct prof_counts *pc, int decimals)
 	putchar('{');
 	for (c = 0; c < NR_PROF_COUNTS; c++) {
 		printf("%s\"%s\": {\"before\": ", c ? ", " : "", prof_keys[c]);
-		put_num(pc->before[c] / 1000, decimals);
+		json_num(pc->before[c] / 1000, decimals);
 		printf(", \"after\": ");
-		put_num(pc->after[c] / 1000, decimals);
+		json_num(pc->after[c] / 1000, decimals);
 		printf(", \"diff\": ");
-		put_num(pc->diff[c] / 1000, decimals);
+		json_num(pc->diff[c] / 1000, decimals);
 		putchar('}');
 	}
 	putchar('}');
@@ -195,7 +164,7 @@ static void put_profile(const struct prof_cmp *pc)
 	printf(", \"moved\": [");
 	for (i = 0; i < pc->nr_moved; i++) {
 		printf("%s{\"function\": ", i ? ", " : "");
-		put_str(pc->moved[i].fn);
+		json_str(pc->moved[i].fn);
 		printf(", \"counts\": ");
 		put_counts_of(&pc->moved[i].c, pc->decimals);
 		putchar('}');
@@ -219,7 +188,7 @@ static void put_null_reason(const struct row *r)
 
 	printf(", \"null_reason\": ");
 	if (note)
-		put_str(note);
+		json_str(note);
 	else
 		fputs("null", stdout);
 	free(note);
@@ -228,7 +197,7 @@ static void put_null_reason(const struct row *r)
 static void put_row(const struct comparison *cmp, const struct row *r)
 {
 	printf("    {\"test\": ");
-	put_str(r->test->name);
+	json_str(r->test->name);
 	put_metric(clock_names[cmp->clock], &r->m[MET_CYCLES], true);
 	if (cmp->clock == CLOCK_CYCLES) {
 		put_metric("ns", &r->m[MET_NS], false);
@@ -236,7 +205,7 @@ static void put_row(const struct comparison *cmp, const struct row *r)
 		       r->ns_loads[SIDE_BEFORE], r->ns_loads[SIDE_AFTER]);
 	}
 	printf(", \"pct_change\": ");
-	put_num(r->pct, 2);
+	json_num(r->pct, 2);
 	put_null_reason(r);
 	printf(", \"loads\": {\"before\": %zu, \"after\": %zu}, \"p_raw\": ",
 	       r->loads[SIDE_BEFORE], r->loads[SIDE_AFTER]);
@@ -244,7 +213,7 @@ static void put_row(const struct comparison *cmp, const struct row *r)
 	printf(", \"p_holm\": ");
 	put_p(r->p_adj);
 	printf(", \"verdict\": ");
-	put_str(verdict_names[r->verdict]);
+	json_str(verdict_names[r->verdict]);
 	printf(", \"need_loads\": ");
 	if (r->verdict == VERDICT_NA && r->need)
 		printf("%zu", r->need);
@@ -270,7 +239,7 @@ static void put_only_in(const struct bench_set *set)
 			    t->val[!s][MET_CYCLES].nr_loads)
 				continue;
 			printf("%s", n++ ? ", " : "");
-			put_str(t->name);
+			json_str(t->name);
 		}
 		putchar(']');
 	}

@@ -58,6 +58,8 @@ struct options {
 	enum load_stat load_stat;
 	const char *plot;	/* NULL: no picture */
 	bool dry_run;		/* check the options, read nothing */
+	bool check;		/* read the files, print nothing */
+	struct kcidb_opts kcidb;
 	char **files[NR_SIDES];
 	int nr_files[NR_SIDES];
 };
@@ -70,6 +72,7 @@ static int opt_format(struct options *o, const char *v)
 	} formats[] = {
 		{ "text", OUT_TEXT }, { "markdown", OUT_MARKDOWN },
 		{ "md", OUT_MARKDOWN }, { "org", OUT_ORG }, { "json", OUT_JSON },
+		{ "kcidb", OUT_KCIDB },
 	};
 	size_t i;
 
@@ -79,7 +82,7 @@ static int opt_format(struct options *o, const char *v)
 			return 0;
 		}
 	}
-	return usage_error("unknown format '%s' (text, markdown, org or json)",
+	return usage_error("unknown format '%s' (text, markdown, org, json or kcidb)",
 			   v);
 }
 
@@ -123,6 +126,32 @@ static int opt_plot(struct options *o, const char *v)
 	return 0;
 }
 
+/* A KCIDB origin: what KCIDB's schema takes, [a-z0-9_]+. */
+static int opt_origin(struct options *o, const char *v)
+{
+	if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+		   strlen(v))
+		return usage_error("bad --origin '%s': a-z, 0-9 and _ only", v);
+	o->kcidb.origin = v;
+	return 0;
+}
+
+/* A full git commit id: 40 lowercase hex digits. */
+static int opt_commit(struct options *o, const char *v)
+{
+	if (strlen(v) != 40 || strspn(v, "0123456789abcdef") != 40)
+		return usage_error("bad --commit '%s': 40 lowercase hex digits",
+				   v);
+	o->kcidb.commit = v;
+	return 0;
+}
+
+static int opt_commit_name(struct options *o, const char *v)
+{
+	o->kcidb.commit_name = v;
+	return 0;
+}
+
 /* The options with a value: long name, short name or NULL, handler. */
 static const struct {
 	const char *name;
@@ -134,6 +163,9 @@ static const struct {
 	{ "--fail-above", NULL, opt_fail_above },
 	{ "--load-stat", NULL, opt_load_stat },
 	{ "--plot", NULL, opt_plot },
+	{ "--origin", NULL, opt_origin },
+	{ "--commit", NULL, opt_commit },
+	{ "--commit-name", NULL, opt_commit_name },
 };
 
 /* Applies option argv[*i] (and its value); 0, or 2 after a usage error. */
@@ -180,6 +212,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->dry_run = true;
 			continue;
 		}
+		if (!strcmp(a, "--check")) {
+			o->check = true;
+			continue;
+		}
 		if (a[0] == '-' && a[1]) {
 			ret = parse_option(argc, argv, &i, o);
 			if (ret)
@@ -191,7 +227,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->files[SIDE_BEFORE] = argv + 1;
 	if (o->dry_run)
 		return 0;
-	if (dashdash < 0) {
+	if (o->check || o->fmt == OUT_KCIDB) {
+		/* one side, the files that are its loads */
+		if (dashdash >= 0 || !nr)
+			return usage_error("%s", o->check ?
+					   "--check reads FILE...: no --" :
+					   "-f kcidb reads one side, FILE...: no --");
+		o->nr_files[SIDE_BEFORE] = nr;
+	} else if (dashdash < 0) {
 		if (nr != 2)
 			return usage_error("%s", nr < 2 ?
 					   "need a BEFORE and an AFTER file" :
@@ -292,6 +335,41 @@ static int gate_fail_above(const struct comparison *cmp, double limit)
 	return ret;
 }
 
+/*
+ * --check and -f kcidb: the files are one side's loads.  --check reads
+ * them, results files only, and prints nothing; 0, or 2 after the first
+ * complaint.
+ */
+static int read_one_side(const struct options *o)
+{
+	struct kcidb_opts kcidb = o->kcidb;
+	struct bench_set set = { NULL };
+	size_t before;
+	int f, ret = 0;
+
+	kcidb.load_stat = o->load_stat;
+	for (f = 0; !ret && f < o->nr_files[SIDE_BEFORE]; f++) {
+		before = set.nr_loads;
+		if (read_input(&set, SIDE_BEFORE, o->files[SIDE_BEFORE][f]))
+			ret = 2;
+		while (!ret && o->check && before < set.nr_loads) {
+			if (set.loads[before++].dmesg) {
+				complain("%s: a kernel log, not a results file",
+					 o->files[SIDE_BEFORE][f]);
+				ret = 2;
+			}
+		}
+	}
+	if (!ret && !o->check)
+		ret = check_clocks(&set) ? 2 : print_kcidb(&set, &kcidb);
+	free_set(&set);
+	if (!ret && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, PROG ": write error: %s\n", strerror(errno));
+		return 2;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {
@@ -299,6 +377,7 @@ int main(int argc, char **argv)
 		.alpha = DEFAULT_ALPHA,
 		.fail_above = NAN,
 		.load_stat = LOAD_MIN,
+		.kcidb.origin = KCIDB_ORIGIN,
 	};
 	struct bench_set set = { NULL };
 	struct comparison cmp;
@@ -310,6 +389,8 @@ int main(int argc, char **argv)
 		return ret == 1 ? 0 : ret;
 	if (o.dry_run)
 		return 0;
+	if (o.check || o.fmt == OUT_KCIDB)
+		return read_one_side(&o);
 	if (o.plot && !plot_tool_found()) {
 		fputs(PROG ": --plot needs gnuplot (Debian: apt-get install gnuplot-nox)\n",
 		      stderr);

@@ -595,3 +595,34 @@ const char *load_stat_words(enum load_stat ls)
 	return ls == LOAD_MIN ? "the cheapest repetition" :
 				"the median of its repetitions";
 }
+
+/* @s as a JSON string: quoted, '"', '\' and control characters escaped. */
+void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* @x with @decimals decimals, or null if it cannot be computed. */
+void json_num(double x, int decimals)
+{
+	char *s;
+
+	if (!isfinite(x)) {
+		fputs("null", stdout);
+		return;
+	}
+	s = fmt_fixed(x, decimals, false);
+	fputs(s, stdout);
+	free(s);
+}

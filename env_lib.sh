@@ -1,22 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 #
-# What moves the numbers besides the code under test and which user
-# space can read, written into a results file as it is collected: the
-# kselftest wrapper sources this (and so do the out-of-tree project's
-# guests).  The module writes what only the kernel knows (config:,
-# runtime:); these lines follow its runtime: line (doc/output.rst):
+# What moves the numbers besides the code under test that user space
+# can read, added to a results file as it is collected (doc/output.rst),
+# after the module's runtime: line:
 #
-#   platform: cpufreq_governor=NAME|mixed|none boost=0|1|mixed|none smt=STATE|none
-#   mitigations: NAME=STATE ... (each file of cpu/vulnerabilities), or none
+#   platform: cpufreq_governor=NAME|mixed|none boost=0|1|mixed|none
+#             smt=STATE|none
+#   mitigations: NAME=STATE ... (cpu/vulnerabilities), or none
 #   cmdline: the kernel command line
 #
 #   env_collect FILE [ROOT]   FILE (the module's results) with the lines
 #   env_lines [ROOT]          the lines alone
 #
-# ROOT is where proc/ and sys/ are read from: "" for the machine's own,
-# a folder of fixtures in tests.  A sysfs value is its first line with
-# blanks turned into '_', one token of a key=value list.  POSIX sh;
-# runs under busybox.
+# ROOT is where proc/ and sys/ are read from ("": the machine's).  A
+# sysfs value is its first line with blanks turned into "_", one token.
+# POSIX sh; runs under busybox.
 
 # The first line of FILE as one token; fails if it has none.
 env_token() {	# file
@@ -25,20 +24,16 @@ env_token() {	# file
 	[ -n "$e_tok" ] && printf '%s' "$e_tok"
 }
 
-# One value for every CPU: the token of cpuN/REL they all agree on,
-# "mixed" when they differ, "none" when no CPU has the file.  A subshell
-# that globs: callers such as the wrapper run with set -f.
+# The token of cpuN/REL all CPUs agree on, "mixed" when they differ,
+# "none" when none has it.  A subshell that globs (callers set -f).
 env_all_cpus() (	# root rel
 	set +f
 	e_seen=
 	for e_file in "$1"/sys/devices/system/cpu/cpu[0-9]*/"$2"; do
 		e_v=$(env_token "$e_file") || continue
-		if [ -z "$e_seen" ]; then
-			e_seen=$e_v
-		elif [ "$e_seen" != "$e_v" ]; then
-			printf 'mixed'
-			return
-		fi
+		[ -z "$e_seen" ] || [ "$e_seen" = "$e_v" ] ||
+			{ printf mixed; return; }
+		e_seen=$e_v
 	done
 	printf '%s' "${e_seen:-none}"
 )
@@ -49,14 +44,14 @@ env_boost() {	# root
 	e_cpu=$1/sys/devices/system/cpu
 	env_token "$e_cpu/cpufreq/boost" && return
 	if e_v=$(env_token "$e_cpu/intel_pstate/no_turbo"); then
-		[ "$e_v" = 0 ] && printf 1 || printf 0
+		case $e_v in 0) printf 1 ;; *) printf 0 ;; esac
 		return
 	fi
 	env_all_cpus "$1" cpufreq/boost
 }
 
-# Each file of cpu/vulnerabilities as NAME=STATE, sorted by name in the
-# C locale (a glob sorts in the user's); a subshell that globs.
+# Each file of cpu/vulnerabilities as NAME=STATE, sorted in the C
+# locale (a glob sorts in the user's); a subshell that globs.
 env_mitigations() (	# root
 	set +f
 	e_list=$(
@@ -78,8 +73,8 @@ env_lines() {	# [root]
 		"$(env_token "$e_root/sys/devices/system/cpu/smt/control" ||
 			printf none)"
 	printf 'mitigations: %s\n' "$(env_mitigations "$e_root")"
-	# one line, no blanks around it
 	if [ -r "$e_root/proc/cmdline" ]; then
+		# one line, no blanks around it
 		printf 'cmdline: %s\n' "$(tr '\n' ' ' <"$e_root/proc/cmdline" |
 			sed 's/^[[:space:]]*//; s/[[:space:]]*$//')"
 	else
@@ -90,8 +85,9 @@ env_lines() {	# [root]
 # FILE with the lines after its runtime: line; fails if FILE cannot be
 # read.  The lines reach awk through the environment, never as code.
 env_collect() {	# file [root]
-	ENV_LINES=$(env_lines "${2:-}") awk '
-		{ print }
-		$1 == "runtime:" && !done { print ENVIRON["ENV_LINES"]; done = 1 }
-	' "$1"
+	ENV_LINES=$(env_lines "${2:-}") awk '{ print }
+		$1 == "runtime:" && !done {
+			print ENVIRON["ENV_LINES"]
+			done = 1
+		}' "$1"
 }

@@ -100,11 +100,16 @@ ktap_skip_all() {
 }
 
 __ktap_test() {	# result description [directive]
-	if [ -n "${3:-}" ]; then
-		printf '%s %s %s # %s\n' "$1" "$KTAP_TESTNO" \
-			"$(__ktap_text "$2")" "$(__ktap_text "$3")"
+	set -- "$1" "$2" "${3:-}"
+	case $2$3 in
+	*[!"$__KTAP_PLAIN"]*)
+		# a process each only where text needs escaping
+		set -- "$1" "$(__ktap_text "$2")" "$(__ktap_text "$3")" ;;
+	esac
+	if [ -n "$3" ]; then
+		printf '%s %s %s # %s\n' "$1" "$KTAP_TESTNO" "$2" "$3"
 	else
-		printf '%s %s %s\n' "$1" "$KTAP_TESTNO" "$(__ktap_text "$2")"
+		printf '%s %s %s\n' "$1" "$KTAP_TESTNO" "$2"
 	fi
 	KTAP_TESTNO=$((KTAP_TESTNO + 1))
 }

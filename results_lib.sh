@@ -110,9 +110,6 @@ results_whole() {	# file
 		nreq = split(ENVIRON["RESULTS_REQUIRED"], required)
 	}
 	{ sub(/\r$/, "") }
-	/[^\t -~]/ {
-		bad("a byte that is not printable ASCII")
-	}
 	/^[ \t]*$/ {
 		next
 	}

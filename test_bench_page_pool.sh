@@ -166,6 +166,7 @@ trap 'exit 1' INT TERM HUP
 # shellcheck disable=SC2016 # awk's own $fields
 read_pairs_file() {	# threshold|relation file
 	need_file "$2" "$1 file"
+	: >"$work/$1s"
 	why=$(results_strict_awk "$2" '
 	{ sub(/^[ \t]*#.*$|[ \t]+#.*$/, "") }
 	NF == 0 { next }
@@ -194,9 +195,9 @@ read_pairs_file() {	# threshold|relation file
 	key in seen { bad("\"" key "\" already on line " seen[key]) }
 	{
 		seen[key] = NR
-		print $1, $2
+		print $1, $2 >ENVIRON["OUT"]
 	}
-	END { exit failed }' KIND="$1" >"$work/$1s") || usage_error "$why"
+	END { exit failed }' KIND="$1" OUT="$work/$1s") || usage_error "$why"
 }
 
 # What a results file's figures count (QEMU -icount's instructions, or
@@ -296,6 +297,7 @@ if [ -n "$check_mode" ]; then
 			continue
 		fi
 		blocks=$(results_split "$file" "$work/block.$j.")
+		awk '$1 == "format:" { print NR - 1 }' "$file" >"$work/offsets"
 		b=0
 		while [ $b -lt "$blocks" ]; do
 			b=$((b + 1))
@@ -303,10 +305,23 @@ if [ -n "$check_mode" ]; then
 			name="$file, block $b of $blocks"
 			[ "$blocks" != 1 ] || name=$file
 			printf '%s.' "$name" >"$work/load.$k.name"
-			set_load_status $k "$work/block.$j.$b"
-			[ ! -e "$work/load.$k.ok" ] ||
-				why=$(same_instrument "$work/block.$j.$b" \
-				"$name") || usage_error "$why"
+			block=$work/block.$j.$b
+			set_load_status $k "$block"
+			if [ -e "$work/load.$k.ok" ]; then
+				why=$(same_instrument "$block" "$name") ||
+					usage_error "$why"
+				continue
+			fi
+			# the why names the file and its line, not the block's
+			awk -v block="$block:" -v file="$file" \
+				-v off="$(sed -n "${b}p" "$work/offsets")" '
+				index($0, block) == 1 {
+					rest = substr($0, length(block) + 1)
+					n = rest + off
+					sub(/^[0-9]+/, "", rest)
+					$0 = file ":" n rest
+				} 1' "$work/load.$k.why" >"$work/why" &&
+				mv "$work/why" "$work/load.$k.why"
 		done
 	done
 	nloads=$k
@@ -460,8 +475,9 @@ if [ -z "$check_mode" ]; then
 			[ -z "$e2e_prog" ] || join_e2e "$file"
 			# end of out of tree
 			set_load_status $k "$file"
-			ktap_print_msg "load $k of $nloads: done${outdir:+," \
-				"results in $file}"
+			kept=
+			[ -z "$outdir" ] || kept=", results in $file"
+			ktap_print_msg "load $k of $nloads: done$kept"
 		else
 			rm -f "$file"
 			set_load_path $k "$file"
@@ -618,6 +634,11 @@ check_window() {	# test
 	figures="perturbed=${T_perturbed_chunks:--} chunks=${T_chunks:--}"
 	figures="$figures retried=${T_retried_chunks:--}"
 	figures="$figures preemptible=${T_preemptible_chunks:--}"
+	if [ -z "$T_perturbed_chunks$T_retried_chunks$T_preemptible_chunks" ]
+	then
+		skip "$1 windows unperturbed" "results without window counts"
+		return
+	fi
 	if is_count "$T_perturbed_chunks" && is_count "$T_chunks" &&
 	   is_count "$T_retried_chunks" && [ "$T_perturbed_chunks" = 0 ]; then
 		pass "$1 windows unperturbed" "$figures"
@@ -691,11 +712,11 @@ check_stats() {	# test
 		done
 		IFS=,
 		[ "$sum" = "${term#*:}" ] || ok=
-		figures="$figures ${term%%:*}=$sum"
+		figures="$figures${term%%:*}=$sum "
 	done
 	IFS=$IFS_DEFAULT
 	exec 4<&-
-	result "$1 page_pool counters" "${figures# } want=$spec" test -n "$ok"
+	result "$1 page_pool counters" "${figures}want=$spec" test -n "$ok"
 }
 
 # A test of several CPUs: one allocates, at least one returns, and each
@@ -724,8 +745,7 @@ check_cpus() {	# test
 check_selected() {	# test
 	test_fields "$IDX" "$1"
 	checks=context
-	if [ -n "$T_perturbed_chunks" ] ||
-	   { [ "$T_kind" != test ] && [ "$T_wanted_context" != e2e ]; }; then
+	if [ -n "$T_perturbed_chunks" ] || [ "$T_wanted_context" != e2e ]; then
 		checks="$checks window"
 	fi
 	checks="$checks path"
@@ -889,6 +909,11 @@ check_gate() {
 		test_fields "$work/idx.baseline" "$name"
 		base=$T_cycles_min
 		test_fields "$IDX" "$name"
+		if [ "$T_kind" != test ]; then
+			skip "$name within the gate" \
+				"not run in this load${T_reason:+: $T_reason}"
+			continue
+		fi
 		if [ -z "$base" ]; then
 			skip "$name within the gate" "not in the baseline"
 			continue
@@ -898,8 +923,8 @@ check_gate() {
 		   results_is_number "$base"; then
 			# shellcheck disable=SC2046 # two numbers
 			set -- $(awk -v v="$T_cycles_min" -v b="$base" -v p="$pct" \
-				'BEGIN { printf "%+.2f %.6f\n", \
-				b > 0 ? (v - b) * 100 / b : 0, b * (1 + p / 100) }')
+				'BEGIN { rise = b > 0 ? (v - b) * 100 / b : 0
+				printf "%+.2f %.6f\n", rise, b * (1 + p / 100) }')
 		fi
 		figures="value=${T_cycles_min:--} baseline=$base rise_pct=$1"
 		result "$name within the gate" "$figures margin_pct=$pct unit=$U" \
@@ -914,8 +939,13 @@ check_load() {	# k
 	use_load "$1"
 	desc="$MODULE loads"
 	[ -z "$check_mode" ] || desc="results file is whole"
-	[ ! -e "$work/load.$L.name" ] ||
-		ktap_print_msg "file: $(sed 's/\.$//' "$work/load.$L.name")"
+	# out of tree
+	if [ -e "$work/load.$L.name" ]; then
+		# a path may hold any byte, a newline too: one line
+		shown=$(cat "$work/load.$L.name")
+		printf '# file: %s\n' "$(__ktap_text "${shown%.}")"
+	fi
+	# end of out of tree
 	if [ ! -e "$work/load.$L.ok" ]; then
 		fail "$desc"
 		ktap_print_lines <"$work/load.$L.why"

@@ -283,7 +283,7 @@ error_cases() {
 	$1 "usage: nothing before --" 2 \
 		"bench-compare: no BEFORE file before --" -- "$A1"
 	$1 "usage: unknown format" 2 \
-		"bench-compare: unknown format 'html' (text, markdown, org or json)" \
+		"bench-compare: unknown format 'html' (text, markdown, org, json or kcidb)" \
 		-f html "$B1" "$A1"
 	$1 "usage: --alpha 0" 2 \
 		"bench-compare: bad --alpha '0': need 0 < A < 1" --alpha 0 "$B1" "$A1"

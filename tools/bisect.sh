@@ -155,7 +155,7 @@ bisect_loads "$BISECT_GOOD" ||
 bisect_loads "$BISECT_BAD" ||
 	{ say "error: BAD=$BAD does not build or boot: $(cat "$OUT/$(printf '%.12s' "$BISECT_BAD")/status")"; exit 2; }
 [ -n "$(bisect_row "$BISECT_GOOD" "$BISECT_BAD")" ] ||
-	usage_die "TEST=$TEST: no such row in the loads of GOOD and BAD (see modinfo bench_page_pool_simple, or E2E=)"
+	usage_die "TEST=$TEST: no such row in the loads of GOOD and BAD (see modinfo bench_page_pool, or E2E=)"
 if ! bisect_moved "$BISECT_BAD"; then
 	say "$TEST did not move from GOOD to BAD ($(bisect_row "$BISECT_GOOD" "$BISECT_BAD")${MOVED_BY:+, MOVED_BY=$MOVED_BY}): nothing to bisect"
 	exit 1

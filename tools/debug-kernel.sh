@@ -43,6 +43,6 @@ rm -f "$OUT/lib/bench_page_pool/time_bench.ko" \
 	"$SRC/lib/bench_page_pool/bench_page_pool_simple.c"
 make -C "$SRC" O="$OUT" -j"$(nproc)" modules >>"$log" 2>&1 ||
 	{ tail -n 30 "$log" >&2; die "in-tree module build failed (log: $log)"; }
-[ -f "$OUT/lib/bench_page_pool/bench_page_pool_simple.ko" ] ||
-	die "the kernel's make modules built no lib/bench_page_pool/bench_page_pool_simple.ko"
+[ -f "$OUT/lib/bench_page_pool/bench_page_pool.ko" ] ||
+	die "the kernel's make modules built no lib/bench_page_pool/bench_page_pool.ko"
 printf '%s\n' "$OUT"

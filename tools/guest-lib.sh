@@ -5,7 +5,7 @@
 # a load of the benchmark in a guest.  POSIX sh; runs under busybox.
 #
 #   bench_load NAME [PARAM=VALUE]...
-#	modprobe bench_page_pool_simple with the parameters, save its
+#	modprobe bench_page_pool with the parameters, save its
 #	results file with the guest's environment (env_lib.sh, which
 #	guest.sh puts beside this) as $BENCH_OUT/NAME.results and the
 #	kernel's messages
@@ -31,8 +31,9 @@
 
 . ./env_lib.sh
 
-BENCH_MODULE=bench_page_pool_simple
-BENCH_RESULTS=/sys/kernel/debug/$BENCH_MODULE/results
+BENCH_MODULE=bench_page_pool
+# the benchmark's name, which its debugfs folder carries
+BENCH_RESULTS=/sys/kernel/debug/bench_page_pool_simple/results
 bench_loads=0
 
 bench_loaded() {

@@ -18,6 +18,10 @@ case $BENCH_CACHE in
 esac
 nl='
 '
+# bench-compare, the strict reader of results files: results_check and
+# results_check_load (results_lib.sh) read through it.
+BENCH_COMPARE=$BENCH_TOP/tools/compare/bench-compare
+export BENCH_COMPARE
 
 # A cache miss: says what is being made, and notes it for make check's
 # table of where its time went (in the file BENCH_BUILT, when set).
@@ -33,6 +37,12 @@ say() {
 die() {
 	say "error: $*"
 	exit 1
+}
+
+# Builds bench-compare when it is missing or stale.
+need_bench_compare() {
+	make -s -C "$BENCH_TOP/tools/compare" bench-compare >&2 ||
+		die "cannot build bench-compare (tools/compare)"
 }
 
 # A bad variable or option: one line saying what is accepted, exit 2.
@@ -510,10 +520,10 @@ build_modules() {
 	(
 		flock 9 || exit 1
 		copy_files "$out" module
-		# a folder of an older checkout may hold time_bench.ko, which
-		# is linked into the module now (guests take every .ko), and
-		# the tests' file under its old name
-		rm -f "$out/time_bench.ko" "$out/bench_page_pool_simple.c"
+		# a folder of an older checkout may hold modules of other
+		# names (guests take every .ko) and files of other names
+		rm -f "$out/time_bench.ko" "$out/bench_page_pool_simple.ko" \
+			"$out/bench_page_pool_tests.c" "$out/time_bench_core.c"
 		make -s -C "$out" -j"$(nproc)" KDIR="$KDIR" modules >&2
 	) 9>"$out/.lock" || die "module build against $KDIR failed"
 	printf '%s\n' "$out"
@@ -523,7 +533,7 @@ build_modules() {
 # parameter of the module built in MODDIR; VAR names the variable the
 # string came from.  Words are split, never globbed (tests=napi_*).
 check_module_args() {	# VAR MODDIR STRING
-	params=$(modinfo -F parm "$2/bench_page_pool_simple.ko" |
+	params=$(modinfo -F parm "$2/bench_page_pool.ko" |
 		 sed -n 's/^\([a-z_0-9]*\):.*/\1/p' | tr '\n' ' ')
 	set -f
 	for arg in $3; do
@@ -535,7 +545,7 @@ check_module_args() {	# VAR MODDIR STRING
 			;;
 		esac
 		set +f
-		usage_die "$1: '$arg' is not a module parameter setting; accepted: NAME=VALUE with NAME one of: $params(see modinfo bench_page_pool_simple)"
+		usage_die "$1: '$arg' is not a module parameter setting; accepted: NAME=VALUE with NAME one of: $params(see modinfo bench_page_pool)"
 	done
 	set +f
 }

@@ -6,7 +6,7 @@
 # report needs to read it on this host: the guest kernel's symbols
 # (kallsyms, module symbols included, taken while the module was loaded)
 # and the module files.
-#   TEST    a test name (see modinfo bench_page_pool_simple, tests=)
+#   TEST    a test name (see modinfo bench_page_pool, tests=)
 #   KERNEL  6.12 (default), 6.1, or a kernel image with KDIR its tree
 #   ARGS    further module parameters, e.g. "loops=2000000"
 #   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
@@ -33,7 +33,7 @@ PERF_DEFAULT_ICOUNT=0
 
 TEST=${TEST:-}
 OUT=${OUT:-}
-[ -n "$TEST" ] || usage_die "make perf needs TEST=<a test name> (see modinfo bench_page_pool_simple)"
+[ -n "$TEST" ] || usage_die "make perf needs TEST=<a test name> (see modinfo bench_page_pool)"
 # make perf takes no VCPUS: its guest gets guest_vars' default, one vCPU
 # counting instructions, two timing cycles.
 unset VCPUS
@@ -44,7 +44,7 @@ guest_kernel
 guest_modules ""
 mods=$GUEST_MODS
 
-names=$(modinfo -F parm "$mods/bench_page_pool_simple.ko" |
+names=$(modinfo -F parm "$mods/bench_page_pool.ko" |
 	sed -n 's/^tests:.*names: *//p' | sed 's/ (string)$//')
 # One name: a word of the list, never a run of several.
 case $TEST in
@@ -68,6 +68,7 @@ if [ "$PROFILE" = 1 ]; then
 	say "the exact profile of $TEST on $KERNEL_RELEASE"
 	guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$mods" "$tmp/payload.sh" \
 		"$OUT" || guest_failed $? "$OUT" "the guest run failed"
+	need_bench_compare
 	why=$(results_check_load "$OUT/perf.results") ||
 		die "the guest's results file is not whole: $why"
 	profile_merge "$OUT/profile.raw" "$PROFILE_SYMS" "$mods" \

@@ -189,6 +189,7 @@ END {
 '
 
 profile_merge() {	# raw syms moddir results sections [results sections]...
+	need_bench_compare
 	p_raw=$1 p_ksyms=$2 p_mods=$3
 	shift 3
 	[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] ||
@@ -300,7 +301,7 @@ profile_symbols() {	# image release
 # The text symbols of the module in MODDIR (objdump -t), a line each:
 # "MODULE SECTION OFFSET t|T NAME".
 profile_modsyms() {	# moddir
-	p_m=bench_page_pool_simple
+	p_m=bench_page_pool
 	[ -f "$1/$p_m.ko" ] || { say "$1: no $p_m.ko"; return 1; }
 	objdump -t "$1/$p_m.ko" | awk -v m="$p_m" -F '\t' '
 	# "VALUE FLAGS SECTION<tab>SIZE NAME" of a function
@@ -324,9 +325,9 @@ profile_kallsyms() {	# sections syms modsyms
 		print >ENVIRON["OUT"]
 		next
 	}
-	NF != 3 || $1 != "bench_page_pool_simple" ||
+	NF != 3 || $1 != "bench_page_pool" ||
 	    $2 !~ /^\.[A-Za-z0-9_.-]+$/ || !hex16($3) {
-		bad("expected \"bench_page_pool_simple .SECTION ADDRESS\"")
+		bad("expected \"bench_page_pool .SECTION ADDRESS\"")
 	}
 	{
 		print >ENVIRON["OUT"]

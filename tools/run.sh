@@ -66,11 +66,12 @@ if [ "$E2E" != 0 ]; then
 fi
 
 [ "$PROFILE" = 1 ] && profile_symbols "$KERNEL_IMAGE" "$KERNEL_RELEASE"
-say "running bench_page_pool_simple ${ARGS:+($ARGS) }on $KERNEL_RELEASE"
+say "running bench_page_pool ${ARGS:+($ARGS) }on $KERNEL_RELEASE"
 guest_boot "$KERNEL_IMAGE" "$KERNEL_RELEASE" "$GUEST_MODS" \
 	"$tmp/payload.sh" "$out" "$@" || guest_failed $? "$out" "the run failed"
 results=$out/run.results
 # The guest's file is read as untrusted text, its words never globbed.
+need_bench_compare
 set -f
 why=$(results_check_load "$results") ||
 	die "the guest's results file is not whole: $why; console log: $out/console.log"

@@ -157,12 +157,12 @@ track_kernel() {	# id
 	TK_MODS=$TK_DIR/mods-$TRACK_PROJKEY
 	TK_WHY=
 	track_failed && return 1
-	if [ ! -f "$TK_IMAGE" ] || [ ! -f "$TK_MODS/bench_page_pool_simple.ko" ]; then
+	if [ ! -f "$TK_IMAGE" ] || [ ! -f "$TK_MODS/bench_page_pool.ko" ]; then
 		mkdir -p "$TK_DIR" "$(dirname "$TRACK_SRC")" ||
 			die "cannot create $TK_DIR"
 		(
 			flock 9 || exit 1
-			[ -f "$TK_IMAGE" ] && [ -f "$TK_MODS/bench_page_pool_simple.ko" ] &&
+			[ -f "$TK_IMAGE" ] && [ -f "$TK_MODS/bench_page_pool.ko" ] &&
 				exit 0
 			cache_miss "building $(git -C "$TRACK_TOP" log -1 --format=%h "$1") (tree $(printf '%.12s' "$t_tree"))"
 			if ! track_build "$1" "$TK_DIR/build.log"; then

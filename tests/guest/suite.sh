@@ -21,7 +21,9 @@
 # fail_page_alloc, DMA API debugging, the kselftest install in
 # /bench/kselftest, no timing-bound checks).
 
-MODULE=bench_page_pool_simple
+MODULE=bench_page_pool
+# its messages' prefix and its debugfs folder: the benchmark's name
+BENCH=bench_page_pool_simple
 MODDIR=/lib/modules/$(uname -r)/extra
 LONG_SECONDS=0
 LEAK_RUNS=10
@@ -41,6 +43,9 @@ GATE=1
 KSFT_ARGS=
 DEBUG=0
 [ -r ./suite.conf ] && . ./suite.conf
+# the wrapper's -c and -b read saved results through bench-compare
+BENCH_COMPARE=/bench/bench-compare
+export BENCH_COMPARE
 KMEMLEAK=/sys/kernel/debug/kmemleak
 FAIL_PAGE_ALLOC=/sys/kernel/debug/fail_page_alloc
 
@@ -84,7 +89,7 @@ bad_param() {	# param=value expected-text
 	printf '%s\n' "$mark" >/dev/kmsg
 	modprobe $MODULE "$1" 2>/dev/null
 	rc=$?
-	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$MODULE: $2" | head -n 1)
+	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$BENCH: $2" | head -n 1)
 	echo "#   $1: modprobe exit $rc; dmesg: ${line#*] }"
 	! loaded && [ $rc != 0 ] && [ -n "$line" ]
 	report $? "load with $1 fails with a clear dmesg line"
@@ -140,7 +145,7 @@ fail_alloc_runs() {
 		rc=$?
 		echo 0 >$FAIL_PAGE_ALLOC/probability
 		line=$(dmesg | sed -n "/$mark/,\$p" |
-		       grep "$MODULE: .*page allocation failed")
+		       grep "$BENCH: .*page allocation failed")
 		echo "#   tests=$tests (expect_path=$path) with 5% of page allocations failing: modprobe exit $rc; dmesg: ${line#*] }"
 		case $path in
 		allocator)
@@ -192,7 +197,7 @@ hog_check() {
 	wait $hog 2>/dev/null
 	sed 's/^/#   /' /tmp/ksft.out
 	f=/tmp/hog/load-01.results
-	results_check_load $f || return 1
+	results_whole $f || return 1
 	# shellcheck disable=SC2046 # three counts
 	set -- $(results_rows $f wanted_context preemptible_chunks \
 		 retried_chunks perturbed_chunks | awk '$2 == "process" {
@@ -231,13 +236,13 @@ DMA_API=/sys/kernel/debug/dma-api
 reference_load() {
 	[ -r $DMA_API/dump ] && dma_errors=$(cat $DMA_API/error_count)
 	modprobe $MODULE loops=1000 || return 1
-	cat /sys/kernel/debug/$MODULE/results >$REFERENCE
+	cat /sys/kernel/debug/$BENCH/results >$REFERENCE
 	rmmod $MODULE
 	if [ -r $DMA_API/dump ]; then
 		dma_mapped=$(grep -c "$MODULE" $DMA_API/dump)
 		dma_errors=$(($(cat $DMA_API/error_count) - dma_errors))
 	fi
-	why=$(results_check_load $REFERENCE) || { echo "#   $why"; return 1; }
+	why=$(results_whole $REFERENCE) || { echo "#   $why"; return 1; }
 	[ -n "$(results_tests $REFERENCE)" ]
 }
 
@@ -293,7 +298,7 @@ ONE_CPU_FLAGS=$(printf '0x%x' $ONE_CPU_FLAGS)
 if [ "$DEBUG" = 0 ] && [ "$QUICK" = 0 ] && [ "$PRECISE" = 0 ]; then
 	kselftest "kselftest, explicit loops=20000" loops=20000
 	kselftest "kselftest, tests by name: tests=legacy,napi*,$LAST_TEST" \
-		loops=20000 "tests=legacy,napi*,$LAST_TEST" bulk=4
+		loops=20000 "tests=legacy,napi*,$LAST_TEST"
 fi
 [ "$QUICK" = 0 ] && [ "$PRECISE" = 0 ] &&
 	kselftest "kselftest, one softirq test alone: run_flags=$SOFTIRQ_FLAGS ($SOFTIRQ_TEST)" \
@@ -339,15 +344,15 @@ inverted_relation_check() {
 	case $CLOCK/$ACCEL in
 	instructions/*)
 		[ $rc = 1 ] && [ "$failed" = 1 ] &&
-			grep -Eq "^not ok [0-9]+ $1 cheaper than $2 \(min [0-9.]+ < [0-9.]+ instructions\)\$" \
+			grep -Eq "^not ok [0-9]+ $1 cheaper than $2 # cheaper=[0-9.]+ dearer=[0-9.]+ unit=instructions stat=min\$" \
 				/tmp/ksft.out ;;
 	cycles/tcg)
 		[ $rc = 0 ] && [ "$failed" = 0 ] &&
-			grep -Eq "^ok [0-9]+ $1 cheaper than $2 \(min [0-9.]+, [0-9.]+ cycles\) # SKIP emulated cycles do not rank paths \(clock: cycles, accel: tcg\)\$" \
+			grep -Eq "^ok [0-9]+ $1 cheaper than $2 # SKIP emulated cycles do not rank paths\$" \
 				/tmp/ksft.out ;;
 	*)
 		[ $rc = 1 ] && [ "$failed" = 1 ] &&
-			grep -Eq "^not ok [0-9]+ $1 cheaper than $2 \(min [0-9.]+ < [0-9.]+ cycles; re-measured over 5 reps: [0-9.]+ < [0-9.]+\)\$" \
+			grep -Eq "^not ok [0-9]+ $1 cheaper than $2 # cheaper=[0-9.]+ dearer=[0-9.]+ unit=cycles stat=min remeasured_reps=5 remeasured_cheaper=[0-9.]+ remeasured_dearer=[0-9.]+\$" \
 				/tmp/ksft.out ;;
 	esac
 }
@@ -392,13 +397,13 @@ collect_check() {
 	rm -rf $LOADS
 	ksft_gate -n 2 -o $LOADS || return 1
 	plan=$(sed -n 's/^1\.\.//p' /tmp/ksft.out)
-	one=$(grep -c '^ok [0-9]* load 1 of 2: ' /tmp/ksft.out)
-	two=$(grep -c '^ok [0-9]* load 2 of 2: ' /tmp/ksft.out)
+	one=$(grep -c '^ok [0-9]* load 1: ' /tmp/ksft.out)
+	two=$(grep -c '^ok [0-9]* load 2: ' /tmp/ksft.out)
 	echo "#   plan $plan: $one checks of load 1 and $two of load 2 passed, then the kernel log's"
 	[ "$one" -gt 1 ] && [ "$one" = "$two" ] &&
 		[ "$plan" = $((one + two + 1)) ] &&
-		results_check_load $LOADS/load-01.results &&
-		results_check_load $LOADS/load-02.results &&
+		results_whole $LOADS/load-01.results &&
+		results_whole $LOADS/load-02.results &&
 		[ -s $LOADS/load-02.dmesg ] && [ ! -e $LOADS/load-03.results ] &&
 		env_added $LOADS/load-01.results
 }
@@ -426,7 +431,7 @@ env_added() {	# file
 }
 
 gated() {	# ok|"not ok": the gate's lines that say so
-	grep -c "^$1 [0-9]* [^ ]* cycles_min within +$GATE_PCT% of the baseline" \
+	grep -c "^$1 [0-9]* [^ ]* within the gate # .* margin_pct=$GATE_PCT " \
 		/tmp/ksft.out
 }
 
@@ -515,8 +520,6 @@ bad_param time_ms=0 "time_ms=0 invalid"
 bad_param time_ms=60001 "time_ms=60001 invalid"
 bad_param tests=nosuch "tests=nosuch invalid: 'nosuch' names no test"
 bad_param tests=legacy,,lock "tests=legacy,,lock invalid: '' names no test"
-bad_param bulk=0 "bulk=0 invalid"
-bad_param bulk=65 "bulk=65 invalid"
 bad_param return_cpus=0 "return_cpus=0 invalid"
 bad_param return_cpus=$(grep -c ^processor /proc/cpuinfo) \
 	"return_cpus=$(grep -c ^processor /proc/cpuinfo) invalid"
@@ -557,7 +560,7 @@ fi
 # Measured variance ratios: 0.02 to 0.17.
 spread_check() {	# test
 	modprobe $MODULE "tests=$1" loops=5000 reps=90 || return 1
-	results_field /sys/kernel/debug/$MODULE/results "$1" cycles_samples |
+	results_field /sys/kernel/debug/$BENCH/results "$1" cycles_samples |
 		tr ',' '\n' >/tmp/samples
 	rmmod $MODULE
 	awk '
@@ -701,7 +704,7 @@ if [ "$LONG_SECONDS" -gt 0 ]; then
 	wait $pid
 	rc=$?
 	sleep 1
-	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$MODULE: .*interrupted")
+	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$BENCH: .*interrupted")
 	echo "#   after ${LONG_SECONDS}s: modprobe exit $rc; dmesg: ${line#*] }"
 	# both detectors there, and due before the run ends
 	! loaded && [ $rc != 0 ] && [ -n "$line" ] &&

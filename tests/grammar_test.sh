@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # One grammar for results files: every reader gives the same verdict on
-# the same file.  A corpus of files, each a hand-written results file of
-# tests/wrapper_data with one change (e2e.results: make run E2E=1
-# ICOUNT=1 of 6.12, with the end-to-end scenarios' rows), goes through
-# bench-compare, and
-# under each shell the tests run in (sh, which is dash on Debian, bash,
-# and busybox with its own awk, as in a guest) through the whole-file
-# check of results_lib.sh (results_check) and the kselftest wrapper's
-# -c: a bad file is refused by all, bench-compare and every
-# results_check (as -c prints it under its "not ok" line) naming the
-# same FILE:LINE; a good one is read by all.  Prints KTAP.
+# the same file.  The strict reader is bench-compare's (--check); the
+# shell's results_check (results_lib.sh) and the kselftest wrapper's -c
+# read saved files through it.  A corpus of files, each a hand-written
+# results file of tests/wrapper_data with one change (e2e.results: make
+# run E2E=1 ICOUNT=1 of 6.12, with the end-to-end scenarios' rows), goes
+# through bench-compare and, under each shell the tests run in (sh,
+# which is dash on Debian, bash, and busybox with its own awk, as in a
+# guest), through results_check and the wrapper's -c: a bad file is
+# refused by all, naming the same FILE:LINE; a good one is read by all
+# (the wrapper, whose checks need format 3, refuses a block of format 1
+# or 2, saying so).  Prints KTAP.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DATA=$TOP/tests/wrapper_data
 COMPARE=$TOP/tools/compare/bench-compare
+BENCH_COMPARE=$COMPARE
+export BENCH_COMPARE
 . "$TOP/ktap_lib.sh"
 
 dir=$(mktemp -d) || exit 1
@@ -26,7 +29,8 @@ SHELLS="sh bash"
 if command -v busybox >/dev/null; then
 	SHELLS="$SHELLS busybox"
 	mkdir "$dir/busybox" || exit 1
-	for tool in sh awk sed grep tr cat wc mktemp rm mkdir cp env; do
+	for tool in sh awk sed grep tr cat wc mktemp rm mkdir cp env find \
+		sort tail; do
 		ln -s "$(command -v busybox)" "$dir/busybox/$tool" || exit 1
 	done
 fi
@@ -106,8 +110,8 @@ bad	skip-name	small	/^end:/ { print "skip: name=a.b run_flags_bit=1 wanted_conte
 bad	skip-without-reason	small	/^end:/ { print "skip: name=lock run_flags_bit=0 wanted_context=process"; print "end: tests=1 skips=1"; next } { print }
 bad	skip-empty-reason	small	/^end:/ { print "skip: name=lock run_flags_bit=0 reason="; print "end: tests=1 skips=1"; next } { print }
 good	skip-line	small	/^selected:/ { print $0 ",lock"; next } /^end:/ { print "skip: name=lock run_flags_bit=0 wanted_context=process reason=not on this kernel: a=b"; print "end: tests=1 skips=1"; next } { print }
-bad	cpu-key-twice	icount	/^cpu:/ { print $0 " cpu=3"; next } { print }
-bad	cpu-name	icount	/^cpu:/ { sub(/name=[^ ]*/, "name=a.b") } { print }
+bad	cpu-key-twice	tcg	/^cpu:/ { print $0 " cpu=3"; next } { print }
+bad	cpu-name	tcg	/^cpu:/ { sub(/name=[^ ]*/, "name=a.b") } { print }
 bad	key-with-capital	small	FIRST { print $0 " Foo=1"; next } { print }
 bad	key-digit-first	small	FIRST { print $0 " 9a=1"; next } { print }
 bad	key-with-dash	small	FIRST { print $0 " fo-o=1"; next } { print }
@@ -239,7 +243,7 @@ while IFS=$tab read -r verdict name data program; do
 done <"$dir/cases"
 
 # Under each shell: the bad files through -c, whose refusal of a file
-# is the line results_check said, and the good ones through
+# is the line bench-compare said, and the good ones through
 # results_check; under sh, the good ones through -c too: a good file
 # passes every check the wrapper has (a minute of them under three
 # shells).
@@ -263,25 +267,38 @@ for u in $SHELLS; do
 done
 
 # What -c said of each FILE in its run over LIST, into FILE.said.LIST.U:
-# "ok", or "not ok" and the FILE:LINE of the line under it
-# (results_check's, as the wrapper prints it).  A file of several blocks
-# is several loads, "FILE, block B of N": "ok" if each one is.  One awk
-# per run, as one per case and shell cost more than the readers.
+# "ok", or "not ok" and the FILE:LINE of the line under it (or
+# "format" when it refused a block of format 1 or 2).  A file of
+# several blocks is several loads, "FILE, block B of N": "ok" if each
+# one is.  One awk per run, as one per case and shell cost more than
+# the readers.
 for u in $SHELLS; do
 	for list in bad good; do
 		[ -e "wrapper.$list.$u" ] || continue
 		W_SUFFIX=.said.$list.$u awk '
-		said && index($0, "# ") == 1 {
-			if (!(file in at) && match($0, /^# [^ ]*:[0-9]+:/))
+		/^# file: / {
+			file = substr($0, 9)
+			sub(/, block [0-9]+ of [0-9]+$/, "", file)
+			next
+		}
+		said && /^# .*: not a results file of format 3 / {
+			if (!(file in at))
+				at[file] = "format"
+		}
+		said && /^# [^ ]*:[0-9]+:/ {
+			if (!(file in at)) {
+				match($0, /^# [^ ]*:[0-9]+:/)
 				at[file] = substr($0, 3, RLENGTH - 3)
+			}
 		}
-		{ said = 0 }
-		match($0, /results file is whole \([^ ,)]*/) {
-			file = substr($0, RSTART + 23, RLENGTH - 23)
-			if (!(file in verdict) || $1 == "not")
-				verdict[file] = $1 == "not" ? "not ok" : "ok"
-			said = $1 == "not"
+		/^(not )?ok [0-9]+ (load [0-9]+: )?results file is whole/ {
+			v = $1 == "not" ? "not ok" : "ok"
+			if (!(file in verdict) || v == "not ok")
+				verdict[file] = v
+			said = v == "not ok"
+			next
 		}
+		!/^# / { said = 0 }
 		END {
 			for (f in verdict) {
 				out = f ENVIRON["W_SUFFIX"]
@@ -324,8 +341,10 @@ check_case() {	# k verdict
 		[ "$u" = sh ] && whole good sh "$f"
 		said="$said; $u: results_check $r_rc ${at:-}, -c ${w:-nothing}"
 		# the wrapper's checks may fail on a file written for them
-		# to (format2's): it must not refuse the file
-		[ "$r_rc" = 0 ] && { [ "$w" = ok ] || [ "$w" = - ]; } || c_ok=1
+		# to: it refuses only a block of format 1 or 2, saying so
+		[ "$r_rc" = 0 ] &&
+			case $w in ok | - | "not ok format") ;; *) false ;; esac ||
+			c_ok=1
 	done
 	ktap_print_msg "$name ($data): $said"
 	return $c_ok

@@ -80,7 +80,7 @@ expect "check-sources: a reader's field the schema lacks, at its line" "$r" 1 \
 	check-sources
 r2=$dir/r2
 tree "$r2"
-sed -i 's/ twin reason"$/ twin colour reason"/' "$r2/test_bench_page_pool.sh"
+sed -i 's/ cpus reason"$/ cpus colour reason"/' "$r2/test_bench_page_pool.sh"
 sed -i 's/{ "clock", HDR_CLOCK }/{ "clock", HDR_TEXT }/' "$r2/tools/compare/results.c"
 expect "check-sources: the wrapper's TEST_FIELDS with a field the schema lacks" "$r2" 1 \
 	'^test_bench_page_pool.sh: TEST_FIELDS colour: not in results.schema$' check-sources

@@ -345,6 +345,8 @@ struct bench_set {
 	struct strtab paths;	/* the names of the files read */
 	struct strtab fns;	/* the functions of the profiles */
 	struct strtab caches;	/* the cache geometries of profile: lines */
+	struct strtab skipped;	/* the tests a load skipped (skip: lines) */
+	char **skip_reasons;	/* the first reason given for each */
 	enum clock clock;	/* of every load, once check_clocks() agreed */
 };
 

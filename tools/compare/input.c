@@ -284,6 +284,10 @@ void free_set(struct bench_set *set)
 			prof_side_free(&set->tests[i].prof[s]);
 		}
 	}
+	for (i = 0; i < set->skipped.nr; i++)
+		free(set->skip_reasons[i]);
+	free(set->skip_reasons);
+	strtab_free(&set->skipped);
 	free(set->tests);
 	free(set->loads);
 	strtab_free(&set->names);

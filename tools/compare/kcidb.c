@@ -6,7 +6,7 @@
  * One checkout (the kernel release, or the --commit measured), one
  * build (the kernel's config fingerprint: the config: line's words) and
  * one test per benchmark test, path "net.bench.page_pool.TEST", status
- * DONE, number {value, unit}: the median over the loads of each load's
+ * DONE, number {value, unit} (SKIP and the reason when no load ran it): the median over the loads of each load's
  * value (--load-stat, its cheapest repetition by default), per element,
  * in instructions or cycles.  Its misc says what counted them (icount,
  * tcg, kvm, metal or other), how many loads, each load's value and
@@ -205,6 +205,42 @@ static void put_test(const struct bench_set *set, const struct bench_test *t,
 }
 
 /*
+ * A test no load gave a value for, skipped: status SKIP, the first
+ * reason a load gave in its comment.  Its id ends in a digest of it.
+ */
+static void put_skip(const struct bench_set *set, size_t i,
+		     const struct kcidb_opts *o, const char *build_id,
+		     size_t nth)
+{
+	const char *name = set->skipped.str[i], *why = set->skip_reasons[i];
+	char *id;
+
+	id = xasprintf("%s:%s:%016llx", build_id, name,
+		       (unsigned long long)siphash24(kcidb_key, why,
+						     strlen(why)));
+	printf("%s\n    {\"id\": ", nth ? "," : "");
+	json_str(id);
+	free(id);
+	printf(", \"origin\": ");
+	json_str(o->origin);
+	printf(", \"build_id\": ");
+	json_str(build_id);
+	printf(", \"path\": \"" KCIDB_PATH "%s\", \"status\": \"SKIP\"", name);
+	printf(",\n     \"comment\": ");
+	json_str(why);
+	printf("}");
+}
+
+/* Whether some load gave a value for test @name. */
+static bool measured(const struct bench_set *set, const char *name)
+{
+	size_t id;
+
+	return strtab_find(&set->names, name, strlen(name), &id) &&
+	       set->tests[id].val[SIDE_BEFORE][MET_CYCLES].nr_loads;
+}
+
+/*
  * The checkout: --commit and its name where given, else the kernel
  * release it was built from; its id, into *@id.
  */
@@ -296,6 +332,10 @@ int print_kcidb(const struct bench_set *set, const struct kcidb_opts *o)
 	for (i = 0; i < set->nr; i++) {
 		if (set->tests[i].val[SIDE_BEFORE][MET_CYCLES].nr_loads)
 			put_test(set, &set->tests[i], o, build_id, ins, nth++);
+	}
+	for (i = 0; i < set->skipped.nr; i++) {
+		if (!measured(set, set->skipped.str[i]))
+			put_skip(set, i, o, build_id, nth++);
 	}
 	printf("%s]\n}\n", nth ? "\n  " : "");
 	free(checkout_id);

@@ -712,6 +712,31 @@ static void store_test(struct parse_ctx *ctx, const struct test_line *tl)
 	}
 }
 
+/*
+ * A skip: line words_ok() accepted: its test's name and, the first time
+ * that name is skipped, its reason (the rest of the line).
+ */
+static void store_skip(struct bench_set *set, const char *s)
+{
+	const char *name = s + strspn(s, " \t") + 5, *reason = name;
+	size_t len = strcspn(name, " \t"), id, end;
+	bool added;
+
+	do
+		reason = strstr(reason + 1, "reason=");
+	while (reason[-1] != ' ' && reason[-1] != '\t');
+	reason += 7;
+	end = strlen(reason);
+	while (end && strchr(" \t\r\n", reason[end - 1]))
+		end--;
+	id = strtab_id(&set->skipped, name, len, &added);
+	if (!added)
+		return;
+	set->skip_reasons = xrealloc(set->skip_reasons,
+				     set->skipped.nr * sizeof(char *));
+	set->skip_reasons[id] = xasprintf("%.*s", (int)end, reason);
+}
+
 /* Whether a test: or skip: line may come here; false after an error. */
 static bool in_block(struct parse_ctx *ctx, const char *what)
 {
@@ -1206,7 +1231,8 @@ bool results_line(struct parse_ctx *ctx, char *line)
 		if (data_line_ok(ctx, line, "skip: line") &&
 		    in_block(ctx, "skip:")) {
 			ctx->res.skips++;
-			words_ok(ctx, "skip:", line + 5);
+			if (words_ok(ctx, "skip:", line + 5))
+				store_skip(ctx->set, line + 5);
 		}
 		return true;
 	}

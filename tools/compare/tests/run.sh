@@ -1287,6 +1287,66 @@ t_json() {
 	ok_if "$ok" "-f json: settings, loads, environment differences and every column of every row, read back by jq"
 }
 
+# -f kcidb: a document KCIDB's rules accept (../../kcidb-check.py), one
+# checkout, build and test per test of six loads; the value the median
+# of the loads' cheapest repetitions, the same loads the same ids; the
+# test no load ran a SKIP with its reason; loads of two kernels refused.
+t_kcidb() {
+	ok=0
+	hash=0123456789abcdef0123456789abcdef01234567
+	bc -f kcidb --origin ci_lab --commit "$hash" \
+		--commit-name 'page_pool: a "quoted" subject\' \
+		data/icount_before.txt
+	rc_is 0 || ok=1
+	cp "$tmp/out" "$tmp/kcidb.json"
+	python3 ../../kcidb-check.py "$tmp/kcidb.json" >"$tmp/check" 2>&1 ||
+		{ ok=1; diag "kcidb-check.py: $(head -n 1 "$tmp/check")"; }
+	jq_is checkout ".checkouts == [{\"id\": \"ci_lab:$hash\", \"origin\": \"ci_lab\", \"git_commit_hash\": \"$hash\", \"git_commit_name\": \"page_pool: a \\\"quoted\\\" subject\\\\\", \"misc\": {\"kernel\": \"6.12.117+deb12-amd64\"}}]" ||
+		ok=1
+	jq_is "one build of the checkout" '(.builds | length == 1) and .builds[0].checkout_id == .checkouts[0].id and .builds[0].misc.config.kasan == "n"' ||
+		ok=1
+	jq_is "a test a row, its median of six loads in instructions" ".tests | map(select(.status == \"DONE\")) | length == 2 and .[0].path == \"net.bench.page_pool.$FAST\" and .[0].number.unit == \"instructions\" and .[0].misc.instrument == \"icount\" and .[0].misc.loads == 6 and (.[0].misc.per_load | length == 6)" ||
+		ok=1
+	jq_is "the skipped test, with its reason" '.builds[0].id as $b | .tests | map(select(.status == "SKIP")) | length == 1 and (.[0] | del(.id) == {"origin": "ci_lab", "build_id": $b, "path": "net.bench.page_pool.tasklet_page_pool09_netmem", "status": "SKIP", "comment": "kernel without netmem"} and (.id | startswith($b + ":tasklet_page_pool09_netmem:")))' ||
+		ok=1
+	# the checker finds what KCIDB would refuse
+	jq '.tests[0].status = "BOGUS" | .tests[1].colour = 1 |
+		.builds[0].checkout_id = "ci_lab:x"' "$tmp/kcidb.json" \
+		>"$tmp/bad.json"
+	python3 ../../kcidb-check.py "$tmp/bad.json" >"$tmp/check" 2>&1
+	[ $? = 1 ] && [ "$(cat "$tmp/check")" = "$tmp/bad.json: tests[0].status: not a valid status
+$tmp/bad.json: tests[1]: property 'colour' is not in the schema
+$tmp/bad.json: builds[0].checkout_id: not in this document's checkouts" ] ||
+		{ ok=1; diag "kcidb-check.py on a bad document: $(head -n 1 "$tmp/check")"; }
+	bc -f kcidb --origin ci_lab --commit "$hash" \
+		--commit-name 'page_pool: a "quoted" subject\' \
+		data/icount_before.txt
+	cmp -s "$tmp/out" "$tmp/kcidb.json" ||
+		{ ok=1; diag "a second run of the same loads differs"; }
+	sed '21s/6\.12\.117/6.12.118/' data/icount_before.txt >"$tmp/kernels.txt"
+	bc -f kcidb "$tmp/kernels.txt"
+	rc_is 2 || ok=1
+	has err "^bench-compare: -f kcidb: the loads are not of one build: $tmp/kernels.txt:1 and $tmp/kernels.txt:20 differ in kernel$" ||
+		ok=1
+	ok_if "$ok" "-f kcidb: a KCIDB v5.3 document (tools/kcidb-check.py, which finds a bad status, property and link), a test a row with the median of the loads, the skipped one a SKIP with its reason, the same ids again; two kernels refused"
+}
+
+# --check: nothing and exit 0 for whole files, the first complaint as
+# FILE:LINE and exit 2 for the first that is not.
+t_check() {
+	ok=0
+	bc --check data/f3_before.txt data/icount_before.txt
+	rc_is 0 || ok=1
+	[ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] ||
+		{ ok=1; diag "--check of whole files printed something"; }
+	bc --check data/f3_before.txt data/f3_noend.txt data/f3_nofield.txt
+	rc_is 2 || ok=1
+	[ "$(wc -l <"$tmp/err")" = 1 ] ||
+		{ ok=1; diag "--check said more than one line"; }
+	has err "^bench-compare: data/f3_noend.txt:[0-9]*: " || ok=1
+	ok_if "$ok" "--check: whole files pass silently; the first complaint of the first bad file, FILE:LINE, exit 2"
+}
+
 # Escapes that two names cannot share: a|b and a\vert{}b gave one org
 # cell, a\|b broke its markdown row ("a\\|b" ends the cell at "|").
 # Test names are now letters, digits, _ and - (the unit tests check
@@ -1603,7 +1663,7 @@ t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
 t_upstream_script t_seed_org t_org_formula t_json t_cell_escape t_json_hostile
 t_format4 t_profile_ignored t_profile_ab t_profile_aa t_profile_one_side
 t_profile_json t_line_limit t_dev_zero t_read_error t_ns_some_loads
-t_ns_some_loads_gate t_ns_some_loads_json"
+t_ns_some_loads_gate t_ns_some_loads_json t_kcidb t_check"
 
 nr_errors=0
 count_case() {

@@ -12,6 +12,8 @@
 #                       earlier commit measured: parent (its index),
 #                       compare.json and compare.txt (bench-compare)
 #   track.json, track.txt, track.svg   the report (track_report)
+#   kcidb.json          the commits measured as KernelCI's KCIDB
+#                       document (track_kcidb, doc/ci.rst)
 #
 #   track_compare_all OUT       each commit measured against its parent
 #   track_report OUT DIR...     the report of the commits DIR... own:
@@ -226,8 +228,32 @@ track_svg() {	# track.json
 	}'
 }
 
-# The report of DIR... into OUT: track.json, track.txt, track.svg; the
-# table on stdout.  Exit 1 when a commit did not build or boot, a load's
+# kcidb.json of the commits of OUT/owners.tsv and the base: a KCIDB
+# document (schema v5.3) of one checkout per commit measured
+# (git_commit_hash, git_commit_name its subject as the table gives it),
+# its build and its tests, bench-compare -f kcidb of its loads, ids
+# starting with ORIGIN.  DIR is the first folder (the base's).
+track_kcidb() {	# out dir
+	{
+		printf '0\t%s\n' "$(track_dir_of "$2" 0)"
+		cat "$1/owners.tsv"
+	} | while IFS="$(printf '\t')" read -r k_i k_dir; do
+		[ -n "$k_dir" ] && [ "$(cat "$k_dir/status")" = ok ] || continue
+		k_line=$(sed -n "$((k_i + 1))p" "$1/commits.tsv")
+		k_id=$(printf '%s\n' "$k_line" | cut -f2)
+		k_subject=$(printf '%s\n' "$k_line" | cut -f3-)
+		"$COMPARE" -f kcidb --origin "${ORIGIN:-bench_page_pool}" \
+			--commit "$k_id" --commit-name "$k_subject" \
+			"$k_dir"/load-*.results ||
+			die "bench-compare -f kcidb of $k_dir failed"
+	done | jq -s '{version: {major: 5, minor: 3},
+		checkouts: [.[].checkouts[]], builds: [.[].builds[]],
+		tests: [.[].tests[]]}' >"$1/kcidb.json" ||
+		die "cannot write $1/kcidb.json"
+}
+
+# The report of DIR... into OUT: track.json, track.txt, track.svg,
+# kcidb.json; the table on stdout.  Exit 1 when a commit did not build or boot, a load's
 # windows held another task's work, or the FAIL_ABOVE gate failed.
 track_report() {	# out dir...
 	r_out=$1
@@ -237,6 +263,7 @@ track_report() {	# out dir...
 		die "cannot write $r_out/track.txt"
 	track_svg "$r_out/track.json" >"$r_out/track.svg" ||
 		die "cannot write $r_out/track.svg"
+	track_kcidb "$r_out" "$1"
 	cat "$r_out/track.txt"
 	r_rc=0
 	r_bad=$(jq -r '.commits[] | select(.status != "ok") | "[\(.index)] \(.id[0:12]): \(.status)"' \
@@ -257,7 +284,7 @@ track_report() {	# out dir...
 		r_rc=1
 	fi
 	[ -z "${FAIL_ABOVE:-}" ] || track_gate "$r_out/track.json" || r_rc=1
-	say "OUT: $r_out (track.txt, track.json, track.svg, every load's results)"
+	say "OUT: $r_out (track.txt, track.json, track.svg, kcidb.json, every load's results)"
 	return $r_rc
 }
 

@@ -5,7 +5,8 @@
 # module's tests counted in instructions (QEMU -icount) on the kernel of
 # BASE and of every commit of the range (first parent), each commit
 # compared with its parent by bench-compare; a table of what each commit
-# changed, OUT/track.json, OUT/track.svg.  doc/track.rst says how.
+# changed, OUT/track.json, OUT/track.svg, and OUT/kcidb.json for
+# KernelCI.  doc/track.rst says how.
 #
 #   TREE       a git work tree of a Linux kernel; only read (tools/track-lib.sh)
 #   RANGE      BASE..HEAD, as git takes it; BASE on HEAD's first-parent line
@@ -25,6 +26,8 @@
 #   MERGE      "DIR..." the OUT folders of the shards of one range: the
 #              one table of them all (no TREE, nothing measured)
 #   OUT        new or empty folder (default: build/track-YYYYmmdd-HHMMSS)
+#   ORIGIN     the KCIDB origin of kcidb.json's ids, a-z, 0-9 and _
+#              (default bench_page_pool)
 #   TIMEOUT    seconds before a guest counts as hung (default: 900)
 # Exit status: 0; 1 when a commit did not build or boot, a load's timed
 # windows held another task's work, or the FAIL_ABOVE gate failed; 2 for
@@ -41,14 +44,16 @@ COMPARE=$BENCH_TOP/tools/compare/bench-compare
 OUT=${OUT:-$BENCH_TOP/build/track-$(date +%Y%m%d-%H%M%S)}
 FAIL_ABOVE=${FAIL_ABOVE:-}
 ALPHA=${ALPHA:-}
+ORIGIN=${ORIGIN:-bench_page_pool}
 MERGE=${MERGE:-}
 SHARD=${SHARD:-1/1}
 check_new_folder OUT "$OUT"
 need_packages git jq
 make -s -C "$BENCH_TOP/tools/compare" >&2 || die "cannot build bench-compare"
 err=$("$COMPARE" --dry-run ${ALPHA:+--alpha "$ALPHA"} \
-	${FAIL_ABOVE:+--fail-above "$FAIL_ABOVE"} 2>&1 >/dev/null) ||
-	usage_die "${ALPHA:+ALPHA=$ALPHA }${FAIL_ABOVE:+FAIL_ABOVE=$FAIL_ABOVE }(bench-compare's options): $(printf '%s\n' "$err" | head -n 1)"
+	${FAIL_ABOVE:+--fail-above "$FAIL_ABOVE"} --origin "$ORIGIN" \
+	2>&1 >/dev/null) ||
+	usage_die "${ALPHA:+ALPHA=$ALPHA }${FAIL_ABOVE:+FAIL_ABOVE=$FAIL_ABOVE }ORIGIN=$ORIGIN (bench-compare's options): $(printf '%s\n' "$err" | head -n 1)"
 # the gate reads it as a JSON number (track_gate)
 [ -z "$FAIL_ABOVE" ] || results_is_number "$FAIL_ABOVE" ||
 	usage_die "FAIL_ABOVE=$FAIL_ABOVE: accepted: a percentage as a plain decimal number, e.g. 2 or 0.5"

@@ -36,11 +36,11 @@ if [ ! -f "$OUT/.built" ] || [ "$(cat "$OUT/.built")" != "$key" ] ||
 	printf '%s\n' "$key" >"$OUT/.built"
 fi
 
-# Incremental: only what changed in lib/bench_page_pool is rebuilt; an
-# older checkout's time_bench.ko (linked into the module now) and its
-# tests' file under the old name go.
-rm -f "$OUT/lib/bench_page_pool/time_bench.ko" \
-	"$SRC/lib/bench_page_pool/bench_page_pool_simple.c"
+# The kernel is incremental; lib/bench_page_pool is built afresh (ten
+# seconds), so that no object of a checkout whose files had other names
+# (a composite of the same name as a source, a module of its own) is
+# linked.
+rm -rf "$OUT/lib/bench_page_pool"
 make -C "$SRC" O="$OUT" -j"$(nproc)" modules >>"$log" 2>&1 ||
 	{ tail -n 30 "$log" >&2; die "in-tree module build failed (log: $log)"; }
 [ -f "$OUT/lib/bench_page_pool/bench_page_pool.ko" ] ||

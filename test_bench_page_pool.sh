@@ -9,7 +9,7 @@
 # page_pool counters its row gives, cost less than the tests its row
 # names and what its twin costs; limits when asked; no kernel warning.
 # KTAP, a line a check, its description the same on every run, its
-# figures after " # " as key=value words (doc/kselftest.rst).  Exit 0,
+# figures after " # " as key=value words.  Exit 0,
 # 1 (a check failed, a usage error) or 4 (skipped).  POSIX sh.
 
 MODULE=bench_page_pool
@@ -28,7 +28,7 @@ usage() {
 usage: $0 [-d DIR] [-n N] [-o DIR] [-t FILE] [-k] [PARAM=VALUE]...
 Loads $MODULE (from -d DIR, beside this script, in page_pool/ beside
 it, else modprobe) with the module parameters given, checks each load
-and prints KTAP (doc/kselftest.rst).
+and prints KTAP.
   -n N     load it N times (default 1)
   -o DIR   keep each load's results in DIR, load-NN.results
   -t FILE  limits on a test's median, "TEST LIMIT" lines
@@ -117,7 +117,8 @@ for param in "$@"; do
 done
 case $nloads in
 '' | *[!0-9]* | 0 | 0*)
-	usage_error "-n $nloads: the number of loads is a whole number from 1" ;;
+	usage_error "-n $nloads: the number of loads is a whole number" \
+		"from 1" ;;
 esac
 [ "$nloads" -le 1000 ] || usage_error "-n $nloads: at most 1000 loads"
 params="$*"
@@ -200,16 +201,11 @@ read_pairs_file() {	# threshold|relation file
 	END { exit failed }' KIND="$1" OUT="$work/$1s") || usage_error "$why"
 }
 
-# What a results file's figures count (QEMU -icount's instructions, or
-# cycles) and what counted them: icount, tcg (emulated cycles), or a
-# CPU's cycles in a KVM guest (kvm), on bare metal (metal) or elsewhere.
-unit_of() {	# results file
-	u=$(results_header "$1" clock)
-	printf '%s\n' "${u:-cycles}"
-}
-
+# What counted a results file's figures (its clock: QEMU -icount's
+# instructions, else cycles): icount, tcg (emulated cycles), or a CPU's
+# cycles in a KVM guest (kvm), on bare metal (metal) or elsewhere.
 instrument_of() {	# results file
-	case $(unit_of "$1")/$(results_header "$1" accel) in
+	case $(results_header "$1" clock)/$(results_header "$1" accel) in
 	instructions/*) printf '%s\n' icount ;;
 	*/tcg) printf '%s\n' tcg ;;
 	*/kvm) printf '%s\n' kvm ;;
@@ -341,8 +337,8 @@ join_e2e() {	# file
 		ktap_print_msg "bench-e2e wrote no results (exit $j_rc)"
 	fi
 }
-# end of out of tree
 
+# end of out of tree
 skip_all() {
 	ktap_print_header
 	ktap_skip_all "$*"
@@ -443,10 +439,11 @@ tasks_beside_load() {	# k
 		print $2 - before[$1], name " (pid " $1 ")"
 	}' "$work/load.$1.tasks-before" "$work/load.$1.tasks-after" |
 		sort -rn | head -n 5 |
-		awk '{ t = $1; sub(/^[0-9]+ /, ""); print "  " $0 ": " t " ticks" }'
+		awk '{ t = $1; sub(/^[0-9]+ /, "")
+			print "  " $0 ": " t " ticks" }'
 }
-# end of out of tree
 
+# end of out of tree
 if [ -z "$check_mode" ]; then
 	! loaded || rmmod "$MODULE"
 	marker="$MODULE kselftest $$ $(date +%s)"
@@ -511,12 +508,15 @@ use_load() {	# k
 	L=$1
 	F=$(cat "$work/load.$1.path")
 	F=${F%.}
-	U=cycles I='' ACCEL='' PARAMS='' CONFIG='' STATS='' IDX=$work/idx.$1
+	U=cycles I='' ACCEL='' CONFIG='' STATS='' IDX=$work/idx.$1
 	if [ -e "$work/load.$1.ok" ]; then
-		U=$(unit_of "$F")
+		U=$(results_header "$F" clock)
+		U=${U:-cycles}
 		I=$(instrument_of "$F")
 		ACCEL=$(results_header "$F" accel)
+		# out of tree: -c reads the loops= of saved results
 		PARAMS=$(results_header "$F" params)
+		# end of out of tree
 		CONFIG=$(results_header "$F" config)
 		STATS=$(results_header "$F" page_pool_stats)
 		mkdir "$IDX" &&
@@ -590,15 +590,17 @@ check_test() {	# test
 	fi
 	[ ! -f "$IDX/$1.lines" ] || ktap_print_lines <"$IDX/$1.lines"
 	want=$loops_arg
+	# out of tree: saved results give their loops=, and a scenario
+	# sends e2e_packets a repetition
 	[ "$T_wanted_context" != e2e ] || want=
 	for word in $PARAMS; do
 		case $T_wanted_context/$want/$word in
-		# a scenario sends e2e_packets a repetition
 		e2e//e2e_packets=*) want=${word#e2e_packets=} ;;
 		e2e/*) ;;
 		*//loops=[0-9]*) want=${word#loops=} ;;
 		esac
 	done
+	# end of out of tree
 	[ -n "$want" ] || [ "$T_wanted_context" = e2e ] || want=$T_loops
 	figures="value=${T_cycles_min:--} unit=$U instrument=$I stat=min"
 	figures="$figures median=${T_cycles_median:--}"
@@ -727,7 +729,8 @@ check_cpus() {	# test
 	while read -r role count; do
 		is_count "$count" || ok=
 		case $role/$ok in
-		alloc/1) alloc=$((alloc + 1)) allocated=$((allocated + count)) ;;
+		alloc/1)
+			alloc=$((alloc + 1)) allocated=$((allocated + count)) ;;
 		return/1) ret=$((ret + 1)) returned=$((returned + count)) ;;
 		*) ok= ;;
 		esac
@@ -753,8 +756,8 @@ check_selected() {	# test
 	-/* | */e2e) ;;
 	*) checks="$checks stats" ;;
 	esac
-	if [ -f "$IDX/$1.cpu" ] || { is_count "$T_cpus" && [ "$T_cpus" -gt 1 ]; }
-	then
+	if [ -f "$IDX/$1.cpu" ] ||
+	   { is_count "$T_cpus" && [ "$T_cpus" -gt 1 ]; }; then
 		checks="$checks cpus"
 	fi
 	check_test "$1"
@@ -922,17 +925,20 @@ check_gate() {
 		if results_is_number "$T_cycles_min" &&
 		   results_is_number "$base"; then
 			# shellcheck disable=SC2046 # two numbers
-			set -- $(awk -v v="$T_cycles_min" -v b="$base" -v p="$pct" \
-				'BEGIN { rise = b > 0 ? (v - b) * 100 / b : 0
-				printf "%+.2f %.6f\n", rise, b * (1 + p / 100) }')
+			set -- $(awk -v v="$T_cycles_min" -v b="$base" \
+				-v p="$pct" 'BEGIN {
+				rise = b > 0 ? (v - b) * 100 / b : 0
+				printf "%+.2f %.6f\n", rise, b * (1 + p / 100)
+			}')
 		fi
 		figures="value=${T_cycles_min:--} baseline=$base rise_pct=$1"
-		result "$name within the gate" "$figures margin_pct=$pct unit=$U" \
+		figures="$figures margin_pct=$pct unit=$U"
+		result "$name within the gate" "$figures" \
 			compare "$T_cycles_min" "<=" "$2"
 	done <"$work/load.$L.tests"
 }
-# end of out of tree
 
+# end of out of tree
 # Load K's checks: whole, then every selected test's, the relations and
 # twins between selected tests, the limits.
 check_load() {	# k

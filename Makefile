@@ -58,7 +58,7 @@ bench_this := $(notdir $(lastword $(MAKEFILE_LIST)))
 BENCH_MODULE_FILES := Kconfig $(bench_this) $(bench_engine_headers) \
 	$(bench_module_objs:.o=.c) bench_page_pool_compat.h
 BENCH_KSELFTEST_PROGS := test_bench_page_pool.sh
-BENCH_KSELFTEST_FILES := ktap_lib.sh results_lib.sh env_lib.sh splat_patterns
+BENCH_KSELFTEST_FILES := env_lib.sh ktap_lib.sh results_lib.sh splat_patterns
 # lib.mk installs these two by name.
 BENCH_KSELFTEST_SETTINGS := config settings
 BENCH_MODULES := bench_page_pool.ko

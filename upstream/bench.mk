@@ -6,6 +6,12 @@
 TEST_GEN_MODS_DIR := page_pool
 
 TEST_PROGS += test_bench_page_pool.sh
-TEST_FILES := ktap_lib.sh results_lib.sh env_lib.sh splat_patterns
+
+TEST_FILES := \
+	env_lib.sh \
+	ktap_lib.sh \
+	results_lib.sh \
+	splat_patterns \
+# end of TEST_FILES
 
 include ../../lib.mk

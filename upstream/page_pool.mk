@@ -7,7 +7,7 @@
 ifneq ($(KERNELRELEASE),)
 
 obj-m += bench_page_pool.o
-bench_page_pool-y := bench_page_pool_simple.o time_bench_core.o \
+bench_page_pool-y := bench_page_pool_simple.o time_bench.o \
 	time_bench_params.o time_bench_cpus.o time_bench_counters.o \
 	time_bench_env.o time_bench_output.o time_bench_results.o \
 	time_bench_math.o time_bench_driver.o

@@ -16,7 +16,7 @@
 # precision (relations, twins, -n/-o, the regression gate, a CPU hog);
 # with the first kernel, the host tools' own tests (variables checked
 # early, a checkout path with spaces, signals, the accelerator, the
-# bulk A/B); the end-to-end scenarios and their faults; PREEMPT_RT's
+# A/B of the small kernel and its three instructions); the end-to-end scenarios and their faults; PREEMPT_RT's
 # hog and the guest runner's contract.  Beside it runs what times
 # nothing: the debug kernel (lockdep, KASAN, kmemleak, DMA API
 # debugging, page_pool stats, built from Debian's linux-source-6.12
@@ -284,7 +284,8 @@ guest_suite() {	# name [KEY=VALUE]... [-- guest.sh-option...]
 	set +f
 	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -m "$MODS" \
 		-t 1500 -p "$BENCH_TOP/tests/guest/suite.sh" -o "$dir" \
-		-f "$dir.conf/suite.conf" -b "$(command -v perf)" "$@"
+		-f "$dir.conf/suite.conf" -b "$(command -v perf)" \
+		-b "$BENCH_COMPARE" -f "$BENCH_COMPARE" "$@"
 	rc=$?
 	sed 's/^/# /' "$dir/output.txt" >&2
 	return $rc
@@ -327,6 +328,14 @@ compare_guests() {	# cpu-model...
 			sort -u | wc -l)
 		compared "$cpu: results file against dmesg" "$want" \
 			"$dir/bench-compare.results" "$dir/bench-compare.dmesg" || ok=1
+		# as KernelCI's KCIDB takes it: its schema's rules, a test
+		# object a test, the skipped ones too
+		"$BENCH_TOP/tools/compare/bench-compare" -f kcidb \
+			"$dir/bench-compare.results" >"$dir/kcidb.json" &&
+			python3 "$BENCH_TOP/tools/kcidb-check.py" "$dir/kcidb.json" >&2 &&
+			[ "$(jq '.tests | length' "$dir/kcidb.json")" = \
+			  "$(results_tests "$dir/bench-compare.results" | sort -u | wc -l)" ] ||
+			{ say "$cpu: bench-compare -f kcidb of the results file is no KCIDB document of every test"; ok=1; }
 	done
 	# The -o folder of the guest that counted instructions: two loads
 	# of one kernel, read as a side; against a cycles load, refused.
@@ -402,9 +411,9 @@ compared() {	# what want before after
 
 # modinfo must describe every parameter.
 describes_params() {
-	info=$(modinfo -F parm "$1/bench_page_pool_simple.ko") || return 1
+	info=$(modinfo -F parm "$1/bench_page_pool.ko") || return 1
 	printf '%s\n' "$info" | sed 's/^/# /' >&2
-	for p in loops run_flags time_ms reps bulk return_cpus tests; do
+	for p in loops run_flags time_ms reps return_cpus tests; do
 		type=uint
 		[ $p = tests ] && type=string
 		printf '%s\n' "$info" | grep -q "^$p:[A-Z].* ($type)$" ||
@@ -444,12 +453,12 @@ install_staged() {
 	make -s -C "$1" -j"$(nproc)" KDIR="$KDIR" INSTALL_MOD_PATH="$stage" install \
 		>"$LOGDIR/install-$KERNEL_RELEASE.log" 2>&1 ||
 		{ cat "$LOGDIR/install-$KERNEL_RELEASE.log" >&2; return 1; }
-	dep=$(grep '/bench_page_pool_simple\.ko[.a-z]*:' \
+	dep=$(grep '/bench_page_pool\.ko[.a-z]*:' \
 		"$stage/lib/modules/$KERNEL_RELEASE/modules.dep")
 	say "modules.dep: $dep"
 	# the line ends at its colon: no module it depends on
 	case $dep in
-	*/bench_page_pool_simple.ko:|*/bench_page_pool_simple.ko.[a-z]*:) ;;
+	*/bench_page_pool.ko:|*/bench_page_pool.ko.[a-z]*:) ;;
 	*) return 1 ;;
 	esac
 	[ -z "$(find "$stage" -name 'time_bench.ko*')" ]
@@ -605,10 +614,10 @@ track_kernels() {
 		printf 'kdir %s\n' "$TRACK_BUILD"
 	) >"$LOGDIR/track-kernels" || return 1
 	cat "$LOGDIR/track-kernels" >&2
-	set -- $(sed -n '1p; 4p; $p' "$LOGDIR/track-kernels")
+	set -- $(sed -n '1p; 3p; 4p; $p' "$LOGDIR/track-kernels")
 	# a build tree for make ab's module builds, even where every kernel
 	# came from the cache (the series changes no header)
-	if [ $# = 6 ] && [ ! -f "$6/include/generated/utsrelease.h" ]; then
+	if [ $# = 8 ] && [ ! -f "$8/include/generated/utsrelease.h" ]; then
 		(
 			. "$BENCH_TOP/tools/track-lib.sh"
 			track_repo "$TRACK_TREE"
@@ -616,8 +625,8 @@ track_kernels() {
 				"$LOGDIR/track-head-build.log"
 		) || { tail -n 20 "$LOGDIR/track-head-build.log" >&2; return 1; }
 	fi
-	[ $# = 6 ] || return 1
-	AB_BASE=$2 AB_SIX=$4 AB_KDIR=$6
+	[ $# = 8 ] || return 1
+	AB_BASE=$2 AB_THREE=$4 AB_SIX=$6 AB_KDIR=$8
 }
 
 # The developer's state of a tree, as make track and make bisect must
@@ -722,6 +731,18 @@ track_table_check() {
 		done
 	done
 	track_expect 4 tasklet_page_pool03_slow noise || ok=1
+	# kcidb.json: KCIDB's rules, one checkout a commit that built and
+	# booted, each with the fast path's count in instructions
+	python3 "$BENCH_TOP/tools/kcidb-check.py" "$LOGDIR/track/kcidb.json" >&2 ||
+		ok=1
+	jq -e --slurpfile t "$LOGDIR/track/track.json" --arg f "$AB_CACHE_TEST" '
+		([.checkouts[].git_commit_hash] | sort) ==
+		([$t[0].base.id] + [$t[0].commits[] | select(.status == "ok") | .id] |
+		 sort) and
+		([.tests[] | select(.path == "net.bench.page_pool." + $f and
+			.number.unit == "instructions")] | length) ==
+		(.checkouts | length)' "$LOGDIR/track/kcidb.json" >/dev/null ||
+		{ say "kcidb.json: not one checkout per commit measured, each with $AB_CACHE_TEST"; ok=1; }
 	# the gate names the three instructions, the first commit over 2%
 	grep -q "^\[2\] [0-9a-f]\{12\} page_pool: three instructions more on the direct-recycle path: $AB_CACHE_TEST 3.6[0-9]% (82.0[0-9]* -> 85.0[0-9]* instructions)$" \
 		"$LOGDIR/track.out" || { say "FAIL_ABOVE=2 did not name [2]"; ok=1; }
@@ -747,18 +768,18 @@ track_bisect() {
 			"$LOGDIR/bisect.out"
 }
 
-# Counting instructions, a difference known by construction: the bulk
-# test returns its pages 16 at a time, then 4, which changes its
-# instructions per page; nothing else reads bulk=.  On the small base
-# kernel: its guests boot in a fraction of a Debian kernel's time.
+# Counting instructions, a difference known by construction: the small
+# kernel against its commit of three instructions more on the
+# direct-recycle path (tests/track/), whose fast path reads +3 and whose
+# ptr_ring and bulk returns never take that path.
 ab_ab_icount() {
 	# shellcheck disable=SC2086
-	make_ab ab-icount BEFORE="$AB_BASE" \
-		BEFORE_KDIR="$AB_KDIR" AFTER="$AB_BASE" \
-		AFTER_KDIR="$AB_KDIR" $AB_ICOUNT ARGS="$AB_ICOUNT_ARGS" \
-		BEFORE_ARGS=bulk=16 AFTER_ARGS=bulk=4 || return 1
-	[ "$(verdict ab-icount tasklet_page_pool09_bulk)" = change ] || return 1
-	for t in tasklet_page_pool01_fast_path tasklet_page_pool02_ptr_ring; do
+	make_ab ab-icount BEFORE="$AB_BASE" BEFORE_KDIR="$AB_KDIR" \
+		AFTER="$AB_THREE" AFTER_KDIR="$AB_KDIR" $AB_ICOUNT \
+		ARGS="$AB_ICOUNT_ARGS" || return 1
+	[ "$(verdict ab-icount tasklet_page_pool01_fast_path)" = change ] ||
+		return 1
+	for t in tasklet_page_pool02_ptr_ring tasklet_page_pool09_bulk; do
 		[ "$(verdict ab-icount $t)" = noise ] || return 1
 	done
 }
@@ -806,9 +827,12 @@ e2e_construction() {
 # .gitignore are files of its own, and the series writes new files, so
 # the cached tree never changes), in a git repository of those files.
 # Each patch adds at most SERIES_MAX_ADDED lines (git's count) and
-# passes the tree's checkpatch --strict, whose one warning allowed is
-# FILE_PATH_CHANGES where the PAGE POOL entry covers net/bench; every
-# commit whose page_pool/ differs from the one before builds with W=1
+# passes netdev's per-patch checks as its robot runs them
+# (tools/netdev-checks.py: checkpatch --strict --codespell at 80
+# columns with NIPA's ignore list, the selftest layout, inline, the
+# shell and kernel-doc checks, sign-off), deprecated_api's module_param
+# finding allowed where the message says why; every commit whose
+# page_pool/ differs from the one before builds with W=1
 # (the tree's sparse wants a newer one than Debian 12's); make
 # series-export of the tree gives upstream/series/ again; and
 # run_kselftest.sh runs, in one 7.2 guest, the kselftest of the
@@ -819,8 +843,8 @@ e2e_construction() {
 SERIES_PARAMS="tests=legacy time_ms=20"
 SERIES_MAX_ADDED=1000
 # the engine with upstream's tests; the results file; every test
-# before the wrapper; the wrapper (the last patch is run too)
-SERIES_SAMPLES="2 7 12 14"
+# before the wrapper (the last patch, the wrapper, is run too)
+SERIES_SAMPLES="2 6 11"
 # upstream's tests (bits 0-3), which "legacy" selects with bits 4-6
 SERIES_UPSTREAM_TESTS="for_loop atomic_inc lock no-softirq-page_pool01 no-softirq-page_pool02 no-softirq-page_pool03"
 SERIES_REL=tools/testing/selftests/net/bench
@@ -879,18 +903,10 @@ series_tree() {
 		sh "$BENCH_TOP/tools/series-export.sh" 2>/dev/null &&
 		diff -r "$BENCH_TOP/upstream/series" "$s_dir/export" >&2 ||
 		{ say "make series-export of the series' tree differs from upstream/series"; ok=1; }
-	# checkpatch (one core) beside the builds; Debian's python3 has
-	# python3-ply and python3-git for its spdxcheck.py
-	(
-		cd "$s_tree" || exit 1
-		for p in "$s_dir/patches"/*.patch; do
-			case $p in
-			*/0000-cover-letter.patch) continue ;;
-			esac
-			PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict \
-				--terse --show-types "$p" >"$p.checkpatch" 2>&1
-		done
-	) &
+	# netdev's per-patch checks beside the builds: they read the
+	# commits, never the work tree the builds check out
+	python3 "$BENCH_TOP/tools/netdev-checks.py" "$s_tree" "$s_base" \
+		"$(git -C "$s_tree" rev-parse HEAD)" >"$s_dir/netdev-checks.txt" 2>&1 &
 	s_checkpatch=$!
 	say "copy, series and export: $(($(date +%s) - s_t)) s"
 	s_t=$(date +%s)
@@ -926,22 +942,14 @@ series_tree() {
 	done
 	make -s -C "$s_tree/$SERIES_REL/page_pool" KDIR="$KDIR" clean
 	git -C "$s_tree" checkout -q - 2>/dev/null || git -C "$s_tree" checkout -q master
-	wait "$s_checkpatch"
-	s_maintained=
+	wait "$s_checkpatch" ||
+		{ say "netdev's checks are not OKAY (deprecated_api aside)"; ok=1; }
+	cat "$s_dir/netdev-checks.txt" >&2
+	# the PAGE POOL entry covers net/bench, whose files the series adds
 	awk -v bench="$SERIES_REL/" '$0 == "PAGE POOL" { e = 1 } e && $0 == "" { exit }
-		e && $0 == "F:\t" bench { f = 1 } END { exit !f }' "$s_tree/MAINTAINERS" &&
-		s_maintained=1
-	for p in "$s_dir/patches"/*.patch; do
-		[ -e "$p.checkpatch" ] || continue
-		out=$(cat "$p.checkpatch")
-		say "$(basename "$p"): checkpatch --strict: ${out:-clean}"
-		printf '%s\n' "$out" | awk -v maintained="$s_maintained" '
-			/^$/ || /^total: / { next }
-			/: WARNING:FILE_PATH_CHANGES: / && maintained { next }
-			{ bad = 1 }
-			END { exit bad }' || ok=1
-	done
-	say "$s_n patches, $s_built builds and checkpatch: $(($(date +%s) - s_t)) s"
+		e && $0 == "F:\t" bench { f = 1 } END { exit !f }' "$s_tree/MAINTAINERS" ||
+		{ say "MAINTAINERS: PAGE POOL does not cover $SERIES_REL"; ok=1; }
+	say "$s_n patches, $s_built builds and netdev's checks: $(($(date +%s) - s_t)) s"
 	[ $ok = 0 ] || return 1
 	s_t=$(date +%s)
 	{
@@ -986,25 +994,67 @@ series_sample_check() {	# output k
 		say "patch $2: upstream's script passed, its three lines printed"
 		return 0
 	fi
-	grep -qxF "# # modules: insmod from /bench/$2/net/bench/page_pool (the kselftest's module folder)" "$1.$2" &&
+	grep -qxF "# # modules: insmod from /bench/$2/net/bench/page_pool" "$1.$2" &&
 	grep -qxF "# # parameters: $SERIES_PARAMS (from \$BENCH_PAGE_POOL_PARAMS)" "$1.$2" ||
 		{ say "patch $2: the wrapper did not load the kselftest's module with the parameters"; return 1; }
 	# the tree's ktap_helpers.sh printed the totals: only its
 	# ktap_print_totals counts the skips (the relations, on TCG) so
 	grep -q '^# # [0-9]* skipped test(s) detected\.' "$1.$2" ||
 		{ say "patch $2: the wrapper did not use the tree's ktap_helpers.sh"; return 1; }
-	# every test of the results passed its "reported" check, and
-	# upstream's are among them
+	# every test of the results passed its own check, its figures
+	# after " # ", and upstream's are among them
 	s_tests=$(sed -n 's/^# # test: name=\([^ ]*\) .*/\1/p' "$1.$2")
 	for t in $s_tests; do
-		grep -q "^# ok [0-9]* $t reported, " "$1.$2" ||
-			{ say "patch $2: $t has no passed reported check"; return 1; }
+		grep -q "^# ok [0-9]* $t # value=[0-9.]* unit=cycles instrument=tcg " "$1.$2" ||
+			{ say "patch $2: $t has no passed check with its figures"; return 1; }
 	done
 	for t in $SERIES_UPSTREAM_TESTS; do
 		printf '%s\n' "$s_tests" | grep -qxF "$t" ||
 			{ say "patch $2: upstream's $t did not run"; return 1; }
 	done
 	say "patch $2: the wrapper passed, $(printf '%s\n' "$s_tests" | grep -c .) tests run and reported"
+}
+
+# The last patch's kselftest run as NIPA's contest runs it (the
+# install's run_kselftest.sh nests its output as "make run_tests" does;
+# the guest has no make; a pipe, as there: its runner reopens
+# /dev/stdout, which would truncate a file), counting instructions, read with NIPA's rules
+# (tools/ktap-ci.py nipa): with the default parameters a skip, the
+# cross-CPU test's checks the only skipped subtests (vCPUs take turns
+# under -icount); without that test a pass, every check judged; with a
+# limit below the fast path's cost a fail, that check's subtest the one
+# not ok.
+SERIES_NIPA_JUDGED="tests=for_loop,atomic_inc,lock,no-softirq*,tasklet*,napi*"
+SERIES_NIPA_LIMIT="tasklet_page_pool01_fast_path 10"
+series_nipa() {	# guest-output-dir
+	n_ok=0
+	for run in default judged limit; do
+		n_rc=$(cat "$1/nipa-$run.rc" 2>/dev/null)
+		python3 "$BENCH_TOP/tools/ktap-ci.py" nipa "$1/nipa-$run.out" \
+			"${n_rc:-1}" >"$1/nipa-$run.txt" || n_ok=1
+		n_run=$(sed -n 's/^run //p' "$1/nipa-$run.txt")
+		n_sub=$(grep -c '^subtest ' "$1/nipa-$run.txt")
+		say "NIPA, $run: exit ${n_rc:-none}, run $n_run, $n_sub subtests: $(sed -n 's/^subtest [^ ]* //p' "$1/nipa-$run.txt" | sort | uniq -c | tr -s ' \n' ' ')"
+		grep '^subtest .* \(fail\|skip\)$' "$1/nipa-$run.txt" |
+			sed 's/^/#   /' >&2
+		case $run/$n_rc/$n_run in
+		default/0/skip | judged/0/pass | limit/1/fail) ;;
+		*) n_ok=1 ;;
+		esac
+		[ "$n_sub" -gt 100 ] || n_ok=1
+	done
+	# default: only the cross-CPU test's checks skipped, none failed
+	grep '^subtest .* skip$' "$1/nipa-default.txt" |
+		grep -qv '^subtest cross-cpu-page-pool01-return' && n_ok=1
+	grep -q '^subtest cross-cpu-page-pool01-return-cpus skip$' \
+		"$1/nipa-default.txt" || n_ok=1
+	! grep -q '^subtest .* fail$' "$1/nipa-default.txt" || n_ok=1
+	# judged: nothing skipped or failed; limit: one check failed
+	! grep -q '^subtest .* \(skip\|fail\)$' "$1/nipa-judged.txt" || n_ok=1
+	[ "$(grep '^subtest .* fail$' "$1/nipa-limit.txt")" = \
+	  "subtest tasklet-page-pool01-fast-path-median-within-limit fail" ] ||
+		n_ok=1
+	return $n_ok
 }
 
 # The cover letter's numbers, measured: upstream's tests by upstream's
@@ -1021,7 +1071,13 @@ series_cover() {	# base
 		"insmod /bench/upstream/bench_page_pool.ko loops=$SERIES_LOOPS && rmmod bench_page_pool || exit 1" \
 		'mark series-after' \
 		"insmod /bench/$s_n/net/bench/page_pool/bench_page_pool.ko tests=$(printf '%s' "$SERIES_UPSTREAM_TESTS" | tr ' ' ,) loops=$SERIES_LOOPS reps=1 && rmmod bench_page_pool || exit 1" \
-		'dmesg >"$BENCH_OUT/numbers.dmesg"' >"$c_dir.payload/payload.sh"
+		'dmesg >"$BENCH_OUT/numbers.dmesg"' \
+		'nipa() { { (cd /bench/'"$s_n"' && ./run_kselftest.sh) 2>&1; echo $? >"$BENCH_OUT/nipa-$1.rc"; } | cat >"$BENCH_OUT/nipa-$1.out"; }' \
+		'nipa default' \
+		"(export BENCH_PAGE_POOL_PARAMS='$SERIES_NIPA_JUDGED'; nipa judged)" \
+		"printf '%s\\n' '$SERIES_NIPA_LIMIT' >/tmp/limit" \
+		'(export BENCH_PAGE_POOL_THRESHOLDS=/tmp/limit; nipa limit)' \
+		>"$c_dir.payload/payload.sh"
 	run_guest -k "$KERNEL_IMAGE" -r "$KERNEL_RELEASE" -i -s 1 -t 300 \
 		-p "$c_dir.payload/payload.sh" -o "$c_dir" \
 		-D "$s_dir/ksft/$s_n" -D "$s_dir/upstream" || return 1
@@ -1056,6 +1112,7 @@ series_cover() {	# base
 	}' "$c_dir/numbers.dmesg" >"$c_dir/numbers.txt" ||
 		{ say "not every upstream test printed its line in both loads"; return 1; }
 	sed 's/^/# /' "$c_dir/numbers.txt" >&2
+	series_nipa "$c_dir" || return 1
 	git -C "$s_tree" reset -q --hard "$1" || return 1
 	# a table that is no text is refused in one line, nothing committed
 	printf 'before\001after\n' >"$c_dir/bad.txt"
@@ -1180,7 +1237,7 @@ kselftest_install() {
 	done
 	# built against the debug kernel, not the host's
 	vermagic=$(modinfo -F vermagic \
-		"$KSFT_INSTALL/net/bench_page_pool/bench_page_pool_simple.ko")
+		"$KSFT_INSTALL/net/bench_page_pool/bench_page_pool.ko")
 	say "kselftest module vermagic: $vermagic"
 	case $vermagic in
 	"$KERNEL_RELEASE "*) ;;
@@ -1330,7 +1387,7 @@ side_lane() {
 	[ -n "$AB_KDIR" ] || return 0
 	lane_step "make track PROFILE=1 of tests/track/'s series on a git tree of linux-source-6.12, the developer's HEAD, index, edit and bisect untouched, the base's first guest panicked once and booted again" \
 		track_run
-	lane_step "make track's table of the series: noise with intervals under one instruction at the comment; change at the three instructions (+3), the cold load (+3, a load, an L1D miss), the atomic (+10: gcc stops inlining, ptr_ring +1 in the shared caller) and the revert (-3), with their functions; noise elsewhere; FAIL_ABOVE=2 names the three instructions" \
+	lane_step "make track's table of the series and its kcidb.json (KCIDB's rules, a checkout per commit): noise with intervals under one instruction at the comment; change at the three instructions (+3), the cold load (+3, a load, an L1D miss), the atomic (+10: gcc stops inlining, ptr_ring +1 in the shared caller) and the revert (-3), with their functions; noise elsewhere; FAIL_ABOVE=2 names the three instructions" \
 		track_table_check
 	lane_step "make ab ICOUNT=1 E2E, the series' base against its cold load: the scenario whose pages recycle into the cache reads +6 instructions per packet, the ring and fragment ones noise" \
 		e2e_construction
@@ -1367,7 +1424,23 @@ fuzz_lane() {
 	lane_step "bench-compare: fuzzed under ASan and UBSan" \
 		make -s -C tools/compare fuzz FUZZ_CASES=400
 }
-[ "$TIER" = quick ] || lane_start fuzz fuzz_lane
+# The shell tests of the wrapper and of the one grammar: in the quick
+# tier beside the main line (its only other work is one guest), in the
+# full one on it, where the fuzz step takes the second core.
+shell_tests() {	# step|lane_step
+	"$1" "kselftest wrapper: usage errors and skips, from a copy every user can read" \
+		sh tests/wrapper_test.sh
+	"$1" "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \
+		sh tests/grammar_test.sh
+}
+shell_lane() {
+	shell_tests lane_step
+}
+if [ "$TIER" = quick ]; then
+	lane_start shell shell_lane
+else
+	lane_start fuzz fuzz_lane
+fi
 # shellcheck disable=SC2046
 step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
@@ -1384,10 +1457,7 @@ step "make series: every peel of upstream/series/ parses; a header line of anoth
 	sh tests/series_test.sh
 step "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
 	python3 tests/net_source_test.py
-step "kselftest wrapper: usage errors and skips, from a copy every user can read" \
-	sh tests/wrapper_test.sh
-step "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \
-	sh tests/grammar_test.sh
+[ "$TIER" = quick ] || shell_tests step
 step "make track and make bisect: bad input refused in one line with exit 2, nothing built, the developer's tree untouched" \
 	sh tests/track_test.sh
 step "make ab: the guest order keeps host drift off both sides" \
@@ -1405,6 +1475,7 @@ if [ "$TIER" = quick ]; then
 		schema_written
 	step "the host's /boot and its linux-image packages are unchanged" \
 		boot_untouched
+	lane_join shell
 	wall=$(($(date +%s) - start))
 	timing_table "$wall" >"$LOGDIR/timing.txt"
 	sed 's/^/# /' "$LOGDIR/timing.txt"
@@ -1453,7 +1524,7 @@ for k in $KERNELS; do
 		step "ACCEL: auto probes KVM, says which and why, falls back to TCG; kvm fails at once where KVM cannot" \
 			accel_choice "$k"
 		[ -n "$AB_KDIR" ] &&
-			step "make ab counting instructions, A/B bulk=16 vs 4 on the small kernel: the bulk row changes, the others noise (false alarm <= 1%)" \
+			step "make ab counting instructions, the small kernel against its three instructions: the fast path changes, ptr_ring and bulk noise (false alarm <= 1%)" \
 				ab_ab_icount
 	fi
 	first=0
@@ -1500,10 +1571,24 @@ step "guest runner: files intact beside a busy console, payload status, a panic 
 	runner_contract
 lane_join side
 
+# The kselftest's check names, kept by CI: the same in every guest's
+# default run, whatever the kernel, the CPU model or the instrument
+# (the series' in-tree run counting instructions among them).
+ktap_names() {
+	set --
+	for f in "$LOGDIR"/*/ksft-default.ktap "$LOGDIR"/series-*/numbers/nipa-default.out; do
+		[ ! -f "$f" ] || set -- "$@" "$f"
+	done
+	say "default runs: $*"
+	[ $# -ge 2 ] && python3 "$BENCH_TOP/tools/ktap-ci.py" names "$@" >&2
+}
+step "KTAP: the kselftest's default run has the same check names in every guest, on every kernel, CPU model and instrument, in and out of tree" \
+	ktap_names
+
 # What the guests of each kernel wrote, once all of them have run.
 for k in $KERNELS; do
 	use_kernel "$k"
-	step "$KERNEL_RELEASE: bench-compare reads the guests' results, dmesg and -o folders" \
+	step "$KERNEL_RELEASE: bench-compare reads the guests' results, dmesg and -o folders, and writes them as KCIDB documents that pass its schema's rules" \
 		compare_guests $(kernel_cpus "$k")
 	[ "$k" = 6.12 ] &&
 		step "doc/tests.rst gives every test of the module with its bit, context and path" \

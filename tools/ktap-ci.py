@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The kselftest's KTAP as CI systems read it (doc/ktap.rst).
+"""The kselftest's KTAP as CI systems read it (doc/ci.rst).
 
   ktap-ci.py json FILE             each result line as JSON: the one
-                                   regex of doc/ktap.rst, and its
+                                   regex of doc/ci.rst, and its
                                    key=value figures
   ktap-ci.py nipa FILE EXIT        the run and its subtests as netdev's
                                    NIPA judges them: its rules (contest

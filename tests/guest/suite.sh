@@ -89,7 +89,10 @@ bad_param() {	# param=value expected-text
 	printf '%s\n' "$mark" >/dev/kmsg
 	modprobe $MODULE "$1" 2>/dev/null
 	rc=$?
-	line=$(dmesg | sed -n "/$mark/,\$p" | grep "$BENCH: $2" | head -n 1)
+	# the kernel's parameter parsing names the module, the checks after
+	# it the benchmark
+	line=$(dmesg | sed -n "/$mark/,\$p" | grep -E "($BENCH|$MODULE): $2" |
+		head -n 1)
 	echo "#   $1: modprobe exit $rc; dmesg: ${line#*] }"
 	! loaded && [ $rc != 0 ] && [ -n "$line" ]
 	report $? "load with $1 fails with a clear dmesg line"

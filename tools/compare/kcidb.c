@@ -6,13 +6,14 @@
  * One checkout (the kernel release, or the --commit measured), one
  * build (the kernel's config fingerprint: the config: line's words) and
  * one test per benchmark test, path "net.bench.page_pool.TEST", status
- * DONE, number {value, unit} (SKIP and the reason when no load ran it): the median over the loads of each load's
+ * DONE, number {value, unit}: the median over the loads of each load's
  * value (--load-stat, its cheapest repetition by default), per element,
- * in instructions or cycles.  Its misc says what counted them (icount,
- * tcg, kvm, metal or other), how many loads, each load's value and
- * their spread.  Every id starts with the origin (--origin); a test's
- * ends in a digest of its values, so that the same loads give the same
- * ids and a second submission of them replaces the first.
+ * in instructions or cycles; SKIP and the reason when no load ran it.
+ * Its misc says what counted them (icount, tcg, kvm, metal or other),
+ * how many loads, each load's value and their spread.  Every id starts
+ * with the origin (--origin); a test's ends in a digest of its values,
+ * so that the same loads give the same ids and a second submission of
+ * them replaces the first.
  *
  * Loads of several kernels, configs, clocks or accelerators are several
  * builds: refused, one document a build.

@@ -377,8 +377,10 @@ def check_line(fields, kind, words):
         lambda k, v: k if v is None else f"{k}={v}")
     if why:
         return why
+    # a scenario's lines: its context, or a skip's wanted one, is e2e
     writer = "e2e" if kind == "failed" or \
-        got.get("context", "").startswith("e2e") else "module"
+        got.get("context", got.get("wanted_context", "")).startswith("e2e") \
+        else "module"
     for f in fields[kind]:
         if f.presence in WRITES[writer] and f.key not in got:
             return f"no {f.key}= (the {writer} always writes it)"
@@ -456,7 +458,8 @@ def check_files(fields, paths):
                 words = rest.split(" ")
             why = check_line(fields, kind, words)
             checked += 1
-            by["e2e" if kind == "failed" or " context=e2e" in line
+            by["e2e" if kind == "failed" or
+               re.search(r" (wanted_)?context=e2e", line)
                else "module"] += 1
             if why:
                 print(f"{path}:{n}: {why}")

@@ -644,7 +644,7 @@ if [ -x /bench/kselftest/run_kselftest.sh ]; then
 	else
 		report $rc "run_kselftest.sh runs the installed kselftest, default parameters"
 	fi
-	grep -qxF "# # modules: insmod from $KSFT_DIR (beside this script)" \
+	grep -qxF "# # modules: insmod from $KSFT_DIR" \
 		/tmp/runner.out
 	report $? "the installed wrapper loads the .ko file beside it"
 	loaded && rmmod $MODULE

@@ -1380,7 +1380,7 @@ side_lane() {
 	case " $KERNELS " in
 	*" 7.2 "*)
 		use_kernel 7.2
-		lane_step "$KERNEL_RELEASE: make series into its tree's net/bench, checkpatch --strict per patch, each commit builds, the kselftest build and install, run_kselftest.sh in a guest, the cover letter with upstream's tests counted before and after" \
+		lane_step "$KERNEL_RELEASE: make series into its tree's net/bench, netdev's per-patch checks OKAY (deprecated_api where the message says why), each commit builds, the kselftest build and install, run_kselftest.sh in a guest, NIPA's reading of the last patch's run counting instructions, the cover letter with upstream's tests counted before and after" \
 			series_tree
 		;;
 	esac

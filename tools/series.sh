@@ -365,4 +365,4 @@ say "$n commits on $TREE's $(git -C "$TREE" rev-parse --abbrev-ref HEAD), signed
 	say "the sign-off is a placeholder: SIGNOFF=\"Your Name <you@example.org>\" signs as you"
 [ -n "$NUMBERS" ] ||
 	say "the cover letter has no numbers: NUMBERS=FILE puts a measured table into it"
-say "the patches and their cover letter: $SERIES_OUT; then, in $TREE: scripts/checkpatch.pl --strict $SERIES_OUT/0*-*.patch (the cover letter aside)"
+say "the patches and their cover letter: $SERIES_OUT; netdev's per-patch checks of the commits: python3 $BENCH_TOP/tools/netdev-checks.py $TREE $base"

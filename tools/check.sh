@@ -869,6 +869,32 @@ ok 2 x  y # SKIP'
 	[ "$k_new" = "$k_want" ] && [ "$k_old" != "$k_want" ]
 }
 
+# tools/netdev-checks.py on BASE..HEAD of TREE into OUT, its exit
+# status; kept in the cache by what it reads (each commit's author,
+# message and diff, the tree's checkpatch, spelling list and
+# kernel-doc, codespell's and shellcheck's versions and the script), so
+# that a series that did not change is not checked again (a minute of
+# checkpatch with --codespell).
+netdev_checks() {	# tree base head out
+	n_key=$({
+		git -C "$1" log -p --format='%an <%ae>%n%B' "$2..$3"
+		cat "$1/scripts/checkpatch.pl" "$1/scripts/spelling.txt" \
+			"$1/scripts/kernel-doc" "$BENCH_TOP/tools/netdev-checks.py"
+		codespell --version 2>/dev/null
+		shellcheck --version
+	} | md5sum | cut -c1-16) || return 1
+	n_file=$BENCH_CACHE/netdev-checks/$n_key
+	if [ -f "$n_file.rc" ] && cp "$n_file.out" "$4" 2>/dev/null; then
+		say "netdev's checks of this series: cached ($n_file.out)"
+		return "$(cat "$n_file.rc")"
+	fi
+	python3 "$BENCH_TOP/tools/netdev-checks.py" "$1" "$2" "$3" >"$4" 2>&1
+	n_rc=$?
+	mkdir -p "${n_file%/*}" && cp "$4" "$n_file.out" &&
+		printf '%s\n' "$n_rc" >"$n_file.rc"
+	return $n_rc
+}
+
 series_tree() {
 	s_dir=$LOGDIR/series-$KERNEL_RELEASE
 	s_tree=$s_dir/linux
@@ -905,8 +931,8 @@ series_tree() {
 		{ say "make series-export of the series' tree differs from upstream/series"; ok=1; }
 	# netdev's per-patch checks beside the builds: they read the
 	# commits, never the work tree the builds check out
-	python3 "$BENCH_TOP/tools/netdev-checks.py" "$s_tree" "$s_base" \
-		"$(git -C "$s_tree" rev-parse HEAD)" >"$s_dir/netdev-checks.txt" 2>&1 &
+	netdev_checks "$s_tree" "$s_base" "$(git -C "$s_tree" rev-parse HEAD)" \
+		"$s_dir/netdev-checks.txt" &
 	s_checkpatch=$!
 	say "copy, series and export: $(($(date +%s) - s_t)) s"
 	s_t=$(date +%s)
@@ -1247,7 +1273,7 @@ kselftest_install() {
 
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
 	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3 \
-	python3-ply python3-git python3-docutils
+	python3-ply python3-git python3-docutils shellcheck codespell
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 boot_state >"$LOGDIR/boot.before"

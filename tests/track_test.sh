@@ -6,7 +6,10 @@
 # boots, and the developer's tree (a small git repository shaped as a
 # kernel tree, with a merge, an edit and a bisect under way) is as it
 # was.  MERGE of folders of two ranges, or missing a commit, is refused
-# the same way.  Prints KTAP.
+# the same way.  A posted series (MBOX=): hostile mailboxes refused in
+# one line, a mangled one (CRLF, two versions, a reply, a MIME subject
+# of control bytes and shell syntax) applied to the commits the range
+# has; the reports of hostile subjects well-formed.  Prints KTAP.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/ktap_lib.sh"
@@ -69,11 +72,12 @@ report() {	# status description
 refused() {	# description pattern script variable...
 	desc=$1 pattern=$2 script=$3
 	shift 3
+	built=$(ls "$BENCH_CACHE/track/kernels" 2>/dev/null)
 	env "$@" OUT="$dir/out" sh "$TOP/tools/$script" >"$dir/said" 2>&1
 	rc=$?
 	lines=$(grep -c . "$dir/said")
 	if [ $rc = 2 ] && [ "$lines" = 1 ] && grep -Eq -- "$pattern" "$dir/said" &&
-	   [ ! -d "$BENCH_CACHE/track/kernels" ]; then
+	   [ "$(ls "$BENCH_CACHE/track/kernels" 2>/dev/null)" = "$built" ]; then
 		ktap_test_pass "$desc"
 	else
 		ktap_print_msg "exit $rc, $lines line(s), want 2 and one matching '$pattern':"
@@ -84,7 +88,7 @@ refused() {	# description pattern script variable...
 }
 
 ktap_print_header
-ktap_set_plan 28
+ktap_set_plan 48
 refused "make track: no TREE" 'needs TREE=' track.sh RANGE=A..B
 refused "make track: TREE is no folder" 'TREE=/nonexistent: no such folder' \
 	track.sh TREE=/nonexistent RANGE=A..B
@@ -213,6 +217,143 @@ env TREE="$tree" RANGE=A..G OUT="$dir/base2" \
 	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
 ! grep -q '^building ' "$dir/said"
 report $? "make track: a rerun builds nothing, not even what did not build"
+
+# --- a series as posted: MBOX= ---------------------------------------
+
+# The series D..G on M, as git format-patch writes it for the list.
+git -C "$tree" format-patch -q --cover-letter --base=M -o "$dir/posted" M..G ||
+	exit 1
+cat "$dir/posted"/*.patch >"$dir/series.mbox"
+mbox() {	# name: a mailbox of the files given on stdin's lines
+	while read -r m_f; do cat "$m_f"; done >"$dir/$1.mbox"
+	printf '%s\n' "$dir/$1.mbox"
+}
+refused "make track MBOX: with a RANGE" 'takes no RANGE' \
+	track.sh TREE="$tree" RANGE=A..M MBOX="$dir/series.mbox"
+refused "make track MBOX: a file that is not there" 'no such file' \
+	track.sh TREE="$tree" MBOX="$dir/nosuch.mbox"
+printf 'From x\nSubject: [PATCH] a\n\n\000\n' >"$dir/nul.mbox"
+refused "make track MBOX: a binary file" 'nul.mbox:4: a NUL byte' \
+	track.sh TREE="$tree" MBOX="$dir/nul.mbox"
+refused "make track MBOX: /dev/zero, read up to its limit" \
+	'MBOX=/dev/zero: more than 16 MiB' track.sh TREE="$tree" MBOX=/dev/zero
+printf 'a page of text\n' >"$dir/text.mbox"
+refused "make track MBOX: text that is no mailbox" 'no mailbox \(git mailsplit' \
+	track.sh TREE="$tree" MBOX="$dir/text.mbox"
+git -C "$tree" format-patch -q -o "$dir/nobase" M..G || exit 1
+refused "make track MBOX: no base-commit: trailer, no BASE" \
+	'no base-commit: trailer .*give BASE=' track.sh TREE="$tree" \
+	MBOX="$(ls "$dir/nobase"/*.patch | mbox nobase)"
+sed 's/^base-commit: .*/base-commit: 0123456789abcdef0123456789abcdef01234567/' \
+	"$dir/series.mbox" >"$dir/otherbase.mbox"
+refused "make track MBOX: a base the tree has not" \
+	'base-commit 0123456789ab is not in' track.sh TREE="$tree" \
+	MBOX="$dir/otherbase.mbox"
+refused "make track MBOX: BASE naming no commit" 'BASE=nosuch: no commit' \
+	track.sh TREE="$tree" MBOX="$dir/series.mbox" BASE=nosuch
+refused "make track: BASE with a RANGE" 'BASE=M is the base of an MBOX' \
+	track.sh TREE="$tree" RANGE=A..M BASE=M
+ls "$dir/posted"/*.patch | sed 3d | mbox missing >/dev/null
+refused "make track MBOX: a patch missing" '\[PATCH 2/4\] is missing' \
+	track.sh TREE="$tree" MBOX="$dir/missing.mbox"
+{ ls "$dir/posted"/*.patch; ls "$dir/posted"/0003-*.patch; } |
+	mbox twice >/dev/null
+refused "make track MBOX: a patch twice" '\[PATCH 3/4\] twice$' \
+	track.sh TREE="$tree" MBOX="$dir/twice.mbox"
+refused "make track MBOX: more patches than MAX_COMMITS" \
+	'4 patches, more than MAX_COMMITS=3' track.sh TREE="$tree" \
+	MBOX="$dir/series.mbox" MAX_COMMITS=3
+refused "make track: a RANGE longer than MAX_COMMITS, the time said" \
+	'6 commits, about 1 h .*MAX_COMMITS=5 a run: raise it, or .*SHARD=K/N' \
+	track.sh TREE="$tree" RANGE=A..G MAX_COMMITS=5
+refused "make track: a reversed RANGE" \
+	'is empty: A is [0-9]+ commit\(s\) before G \(reversed\?\)' \
+	track.sh TREE="$tree" RANGE=G..A
+# a hunk whose context the tree has not: the second patch
+for f in "$dir/posted"/*.patch; do
+	case $f in
+	*/0002-*) sed 's/^ int / long /' "$f" ;;
+	*) cat "$f" ;;
+	esac
+done >"$dir/noapply.mbox"
+refused "make track MBOX: a patch that does not apply, named as the series names it" \
+	'\[PATCH 2/4\] E: does not apply to [0-9a-f]{12}: error: patch failed: net/core/page_pool.c' \
+	track.sh TREE="$tree" MBOX="$dir/noapply.mbox"
+clone=$(ls -d "$BENCH_CACHE"/track/repos/*/src)
+[ "$(git -C "$clone" rev-parse HEAD)" = "$(git -C "$tree" rev-parse M)" ] &&
+	[ ! -d "$clone/.git/rebase-apply" ] &&
+	[ -z "$(git -C "$clone" status --porcelain)" ]
+report $? "make track MBOX: after a patch that does not apply, nothing stays applied in make track's clone"
+# The series mangled as lists and mailers do: CRLF line ends, a first
+# version of two patches before it, a reply quoting a patch, and the
+# third patch's subject MIME-encoded with quotes, shell syntax, markup,
+# a backslash and a control byte.
+git -C "$tree" format-patch -q --base=M -o "$dir/v1" M..E &&
+	git -C "$tree" format-patch -q -v2 --cover-letter --base=M \
+		-o "$dir/v2" M..G || exit 1
+{
+	cat "$dir/v1"/*.patch
+	printf 'From dev Mon Sep 17 00:00:00 2001\nFrom: R <r@example.org>\nSubject: Re: [PATCH 1/4] D\n\n> --- a/net/core/page_pool.c\n> +int D;\nLooks fine.\n'
+	sed 's/^Subject: \[PATCH v2 3\/4\] F$/Subject: [PATCH v2 3\/4] =?UTF-8?q?page=5Fpool=3A_=22F=22_=24=28rm_-rf_=2F=29_=3Cb=3Ebold=3C=2Fb=3E_=5C_=07bel?=/' \
+		"$dir/v2"/*.patch
+} | sed 's/$/\r/' >"$dir/mangled.mbox"
+env TREE="$tree" MBOX="$dir/mangled.mbox" OUT="$dir/mangled" \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+got=$(cut -f2 "$dir/mangled/commits.tsv" | while read -r c; do
+	git -C "$clone" rev-parse "$c^{tree}"
+done | tr '\n' ' ')
+want=$(for c in M D E F G; do git -C "$tree" rev-parse "$c^{tree}"; done |
+	tr '\n' ' ')
+ktap_print_msg "mangled mailbox: exit $rc; $(head -n 1 "$dir/said")"
+sed 's/^/#   /' "$dir/mangled/series.tsv"
+[ $rc = 2 ] && [ "$got" = "$want" ] &&
+	grep -qxF "MBOX=$dir/mangled.mbox holds v1 v2 of the series: v2 is measured" "$dir/said"
+report $? "make track MBOX: CRLF, two versions and a reply: the newest version applied, the commits the range has"
+grep -q "^3	3/4	page_pool: \"F\" \$(rm -rf /) <b>bold</b> \\\\ ?bel$" "$dir/mangled/series.tsv" &&
+	! LC_ALL=C grep -q '[^ -~	]' "$dir/mangled/commits.tsv" "$dir/mangled/series.tsv"
+report $? "make track MBOX: a MIME subject decoded, its control byte made \"?\", nothing of it run"
+
+# The reports of commits whose subjects are hostile: track.txt, the
+# JSON, the SVG, KCIDB and the reply well-formed, the reply ASCII in 80
+# columns.
+h=$dir/hostile
+mkdir -p "$h"
+hs1='page_pool: "quoted" $(rm -rf /) `id` <b>&amp;</b> \n\\'
+hs2='page_pool: ]]> --><!-- %s %n {"a": 1} ? a very long subject that goes on past eighty columns of a mail'
+printf '0\t%040d\tbase\n1\t%040d\t%s\n2\t%040d\t%s\n' 0 1 "$hs1" 2 "$hs2" \
+	>"$h/commits.tsv"
+printf '1\t1/2\t%s\n2\t2/2\t%s\n' "$hs1" "$hs2" >"$h/series.tsv"
+printf '%s\n' "[PATCH 0/2] <script>alert(1)</script> & \"x\"" >"$h/title"
+printf 'Measured: a sentence.\n' >"$h/measured.txt"
+printf 'A..B\n' >"$h/range"
+printf '1\n2\n' >"$h/own"
+for i in 0 1 2; do
+	d=$h/0$i-c$i
+	mkdir -p "$d"
+	printf 'ok\n' >"$d/status"
+	cp "$TOP/tests/wrapper_data/icount.results" "$d/load-01.results"
+	[ $i = 0 ] && continue
+	printf '%s\n' $((i - 1)) >"$d/parent"
+	printf '{"settings": {"clock": "instructions"}, "loads": {"before": 6, "after": 6}, "rows": [%s]}\n' \
+		"$(row tasklet_page_pool01_fast_path change 3 3.66)" >"$d/compare.json"
+done
+env MERGE="$h" OUT="$dir/hostile-out" sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+o=$dir/hostile-out
+ktap_print_msg "hostile subjects: exit $rc"
+sed 's/^/#   /' "$o/reply.txt" 2>/dev/null
+[ $rc = 0 ] && jq -e '.commits[0].subject | contains("$(rm -rf /)")' "$o/track.json" >/dev/null &&
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$o/track.svg" &&
+	python3 "$TOP/tools/kcidb-check.py" "$o/kcidb.json" >/dev/null &&
+	jq -e '[.checkouts[].git_commit_name] | index("page_pool: \"quoted\" $(rm -rf /) `id` <b>&amp;</b> \\n\\\\") != null' "$o/kcidb.json" >/dev/null
+report $? "make track: hostile subjects in the JSON, the SVG and the KCIDB document, each well-formed"
+[ -s "$o/reply.txt" ] && ! LC_ALL=C grep -q '[^ -~]' "$o/reply.txt" &&
+	! grep -q '^From \|^>\| $' "$o/reply.txt" &&
+	[ "$(awk 'length > 80' "$o/reply.txt" | wc -l)" = 0 ] &&
+	grep -q '^1/2 page_pool: "quoted" \$(rm -rf /)' "$o/reply.txt" &&
+	grep -q '^tasklet_page_pool01_fast_path  *82\.000  *+3\.000  *+3\.000$' "$o/reply.txt"
+report $? "make track: reply.txt ASCII in 80 columns, no line a list would strip or quote, the series' numbers"
 
 tree_state >"$dir/state.after"
 if cmp -s "$dir/state.before" "$dir/state.after"; then

@@ -11,7 +11,11 @@
 #                       load-NN.results, and against the nearest
 #                       earlier commit measured: parent (its index),
 #                       compare.json and compare.txt (bench-compare)
+#   series.tsv, title   of an MBOX= series: INDEX, LABEL ("2/5") and
+#                       SUBJECT of each patch; the cover letter's subject
+#   measured.txt        what was measured, a sentence for the reply
 #   track.json, track.txt, track.svg   the report (track_report)
+#   reply.txt           the table for a review on the list (track_reply)
 #   kcidb.json          the commits measured as KernelCI's KCIDB
 #                       document (track_kcidb, doc/ci.rst)
 #
@@ -178,6 +182,145 @@ track_table() {	# track.json commits
 	}'
 }
 
+# The reply a reviewer pastes into a mail to the list (OUT/reply.txt):
+# ASCII, no line over 80 columns, no tab; the table split into groups
+# of patches that fit, the rows where some patch changed something (the
+# others named after it), the patches numbered as the series numbers
+# them (SERIES: INDEX, LABEL and SUBJECT lines; "[INDEX]" without it),
+# with the functions that moved; what was measured (MEASURED: a line of
+# text each).  Text from the series is made ASCII ("?" for any other
+# byte) and wrapped.
+track_reply() {	# track.json commits series|- measured|- title
+	jq -r --rawfile tsv "$2" '
+	($tsv | split("\n") | map(select(length > 0) | split("\t")[1])) as $ids
+	| .clock as $clock
+	| .base.id as $base
+	| ([.commits[] | .rows[] | .test] | reduce .[] as $t ([]; if index([$t]) then . else . + [$t] end)) as $tests
+	| "clock\t\($clock // "instructions")",
+	  "base\t\(.base.id[0:12])\t\(.base.subject)",
+	  (.commits[] | "commit\t\(.index)\t\(.id[0:12])\t\(.status)\t\(.subject)"),
+	  ($tests[] as $t | "row\t\($t)\t" + ([.commits[] | select(.parent == $base) | (.rows[] | select(.test == $t)) as $r
+		| ($r[$clock].before // "")] | first // "" | tostring)
+		+ "\t" + ([.commits[] | [(.rows[] | select(.test == $t))] as $m
+		| if .status != "ok" then "x"
+		  elif ($m | length) == 0 then "-"
+		  elif $m[0].verdict == "change" then ($m[0][$clock].diff | tostring)
+		  elif $m[0].verdict == "noise" then "."
+		  else "?" end] | join("\t"))),
+	  (.commits[] | .index as $i | .rows[] | select(.verdict == "change")
+		| .test as $t | (.profile.moved // [])[]
+		| "moved\t\($i)\t\($t)\t\(.function)\t\(.counts.insns.diff)\t\(.counts.loads.diff)\t\(.counts.stores.diff)\t\(.counts.atomics.diff)\t\(.counts.l1d_miss.diff // 0)")
+	' "$1" | SERIES=$3 MEASURED=$4 TITLE=$5 LC_ALL=C awk -F '\t' \
+		"$TRACK_MOVED_AWK"'
+	function ascii(s) { gsub(/[^ -~]/, "?", s); return s }
+	function signed(x) { return sprintf("%+.3f", x) }
+	# TEXT in lines of at most 80 columns, the first after FIRST, the
+	# others after an indent of IND blanks
+	function wrap(first, text, ind,    out, line, n, i, w, pad) {
+		pad = sprintf("%" ind "s", "")
+		line = first
+		n = split(ascii(text), w, " ")
+		for (i = 1; i <= n; i++) {
+			if (w[i] == "")
+				continue
+			if (line != "" && line !~ / $/ && length(line) + 1 + length(w[i]) > 80) {
+				print line
+				line = pad
+			}
+			if (length(w[i]) > 80 - length(line))
+				w[i] = substr(w[i], 1, 80 - length(line))
+			line = line (line == "" || line ~ / $/ ? "" : " ") w[i]
+		}
+		if (line != "" && line != pad)
+			print line
+	}
+	function cell(v) {
+		if (v == ".") return "."
+		if (v == "x") return "-"
+		if (v == "-" || v == "?") return v
+		return signed(v)
+	}
+	BEGIN {
+		if (ENVIRON["SERIES"] != "-")
+			while ((getline l < ENVIRON["SERIES"]) > 0) {
+				split(l, f, "\t")
+				lab[f[1]] = f[2]
+			}
+		if (ENVIRON["MEASURED"] != "-")
+			while ((getline l < ENVIRON["MEASURED"]) > 0)
+				meas[++nmeas] = l
+	}
+	$1 == "clock" { clock = $2; next }
+	$1 == "base" { base = $2; bsubj = $3; next }
+	$1 == "commit" {
+		n++; idx[n] = $2; id[n] = $3; status[n] = $4; subj[n] = $5
+		label[n] = ($2 in lab) ? lab[$2] : "[" $2 "]"
+		next
+	}
+	$1 == "row" {
+		r++; test[r] = $2; bval[r] = $3; quiet[r] = 1
+		for (c = 1; c <= n; c++) {
+			cellv[r, c] = cell($(3 + c))
+			if (cellv[r, c] != ".") quiet[r] = 0
+		}
+		next
+	}
+	$1 == "moved" {
+		m++; mof[m] = $2
+		mtext[m] = $3 ": " moved_text($4, $5, $6, $7, $8, $9)
+		next
+	}
+	END {
+		unit = clock == "instructions" ? "Instructions" : "Cycles"
+		wrap("", "make track of " (ENVIRON["TITLE"] == "" ? "the range" : ENVIRON["TITLE"]) ":", 4)
+		wrap("", unit " per element of the bench_page_pool tests" \
+		     (clock == "instructions" ? ", counted exactly (QEMU -icount)," : ",") \
+		     " on the base and after each patch: a figure is the change" \
+		     " bench-compare found against the patch before, \".\" noise," \
+		     " \"-\" not measured, \"?\" no verdict.", 0)
+		w = 4
+		for (i = 1; i <= r; i++)
+			if (!quiet[i] && length(test[i]) > w) w = length(test[i])
+		per = int((80 - w - 10) / 10)
+		if (per < 1) per = 1
+		shown = 0
+		for (i = 1; i <= r; i++) if (!quiet[i]) shown++
+		for (g = 1; shown && g <= n; g += per) {
+			printf "\n%-" w "s %9s", "", g == 1 ? "base" : ""
+			for (c = g; c < g + per && c <= n; c++)
+				printf " %9s", substr(ascii(label[c]), 1, 9)
+			printf "\n"
+			for (i = 1; i <= r; i++) {
+				if (quiet[i]) continue
+				printf "%-" w "s %9s", substr(test[i], 1, w),
+				       (g > 1 ? "" : bval[i] == "" ? "-" : \
+					sprintf("%.3f", bval[i]))
+				for (c = g; c < g + per && c <= n; c++)
+					printf " %9s", cellv[i, c]
+				printf "\n"
+			}
+		}
+		q = ""
+		for (i = 1; i <= r; i++) if (quiet[i]) q = q (q == "" ? "" : ", ") test[i]
+		if (q != "") {
+			print ""
+			wrap("", (shown ? "No patch changed the others: " : "No patch changed any test: ") q ".", 2)
+		}
+		print ""
+		wrap("", "base " base " " bsubj, 4)
+		for (c = 1; c <= n; c++) {
+			wrap("", label[c] " " subj[c], 4)
+			if (status[c] != "ok") wrap("    ", status[c], 6)
+			for (k = 1; k <= m; k++)
+				if (mof[k] == idx[c]) wrap("    ", mtext[k], 6)
+		}
+		if (nmeas) {
+			print ""
+			for (k = 1; k <= nmeas; k++) wrap("", meas[k], 2)
+		}
+	}'
+}
+
 # A picture: each row's value per commit (the base, then each commit's
 # median), one small chart a row, as SVG.  Names are escaped for XML.
 track_svg() {	# track.json
@@ -237,19 +380,26 @@ track_kcidb() {	# out dir
 	{
 		printf '0\t%s\n' "$(track_dir_of "$2" 0)"
 		cat "$1/owners.tsv"
-	} | while IFS="$(printf '\t')" read -r k_i k_dir; do
-		[ -n "$k_dir" ] && [ "$(cat "$k_dir/status")" = ok ] || continue
-		k_line=$(sed -n "$((k_i + 1))p" "$1/commits.tsv")
+	} >"$1/kcidb.commits" || die "cannot write $1/kcidb.commits"
+	# a loop of this shell, not of a pipe's: a failure ends the run
+	: >"$1/kcidb.parts"
+	while IFS="$(printf '\t')" read -r k_i k_dir; do
+		[ -n "$k_dir" ] && [ "$(cat "$k_dir/status")" = ok ] &&
+			[ -n "$(find "$k_dir" -maxdepth 1 -name 'load-*.results')" ] ||
+			continue
+		k_line=$(sed -n "$((k_i + 1))p" "$2/commits.tsv")
 		k_id=$(printf '%s\n' "$k_line" | cut -f2)
 		k_subject=$(printf '%s\n' "$k_line" | cut -f3-)
 		"$COMPARE" -f kcidb --origin "${ORIGIN:-bench_page_pool}" \
 			--commit "$k_id" --commit-name "$k_subject" \
-			"$k_dir"/load-*.results ||
+			"$k_dir"/load-*.results >>"$1/kcidb.parts" ||
 			die "bench-compare -f kcidb of $k_dir failed"
-	done | jq -s '{version: {major: 5, minor: 3},
+	done <"$1/kcidb.commits"
+	jq -s '{version: {major: 5, minor: 3},
 		checkouts: [.[].checkouts[]], builds: [.[].builds[]],
-		tests: [.[].tests[]]}' >"$1/kcidb.json" ||
+		tests: [.[].tests[]]}' "$1/kcidb.parts" >"$1/kcidb.json" ||
 		die "cannot write $1/kcidb.json"
+	rm -f "$1/kcidb.commits" "$1/kcidb.parts"
 }
 
 # The report of DIR... into OUT: track.json, track.txt, track.svg,
@@ -264,6 +414,15 @@ track_report() {	# out dir...
 	track_svg "$r_out/track.json" >"$r_out/track.svg" ||
 		die "cannot write $r_out/track.svg"
 	track_kcidb "$r_out" "$1"
+	r_title=
+	[ ! -f "$1/title" ] || r_title=$(cat "$1/title")
+	r_series=-
+	[ ! -f "$1/series.tsv" ] || r_series=$1/series.tsv
+	r_measured=-
+	[ ! -f "$1/measured.txt" ] || r_measured=$1/measured.txt
+	track_reply "$r_out/track.json" "$1/commits.tsv" "$r_series" \
+		"$r_measured" "$r_title" >"$r_out/reply.txt" ||
+		die "cannot write $r_out/reply.txt"
 	cat "$r_out/track.txt"
 	r_rc=0
 	r_bad=$(jq -r '.commits[] | select(.status != "ok") | "[\(.index)] \(.id[0:12]): \(.status)"' \
@@ -284,7 +443,7 @@ track_report() {	# out dir...
 		r_rc=1
 	fi
 	[ -z "${FAIL_ABOVE:-}" ] || track_gate "$r_out/track.json" || r_rc=1
-	say "OUT: $r_out (track.txt, track.json, track.svg, kcidb.json, every load's results)"
+	say "OUT: $r_out (track.txt, reply.txt, track.json, track.svg, kcidb.json, every load's results)"
 	return $r_rc
 }
 

@@ -1,15 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# "make track TREE=<kernel git work tree> RANGE=BASE..HEAD": the
-# module's tests counted in instructions (QEMU -icount) on the kernel of
-# BASE and of every commit of the range (first parent), each commit
-# compared with its parent by bench-compare; a table of what each commit
-# changed, OUT/track.json, OUT/track.svg, and OUT/kcidb.json for
-# KernelCI.  doc/track.rst says how.
+# "make track TREE=<kernel git work tree> RANGE=BASE..HEAD", or
+# "MBOX=<a posted series>": the module's tests counted in instructions
+# (QEMU -icount) on the kernel of BASE and of every commit of the range
+# (first parent) or patch of the series, each compared with the one
+# before by bench-compare; a table of what each changed, OUT/track.json,
+# OUT/track.svg, OUT/kcidb.json for KernelCI and OUT/reply.txt, the
+# table for a reply on the list.  doc/track.rst says how.
 #
 #   TREE       a git work tree of a Linux kernel; only read (tools/track-lib.sh)
 #   RANGE      BASE..HEAD, as git takes it; BASE on HEAD's first-parent line
+#   MBOX       a series as posted (git format-patch's or b4 am's mailbox),
+#              applied with git am in make track's own clone of TREE
+#              (tools/track-mbox.sh); instead of RANGE
+#   BASE       the commit the MBOX series applies to (default: its
+#              base-commit: trailer)
+#   MAX_COMMITS  the most commits a run measures (default 50: about a
+#              minute each, its kernel and its loads); SHARD= splits more
 #   ARGS       module parameters of every load (default: every test)
 #   E2E, E2E_PACKETS, E2E_REPS  the end-to-end scenarios, as make ab's
 #   PROFILE    1: each load with its exact profile; the functions that
@@ -38,6 +46,7 @@ set -u
 . "$BENCH_TOP/tools/profile-lib.sh"
 . "$BENCH_TOP/tools/track-lib.sh"
 . "$BENCH_TOP/tools/track-report.sh"
+. "$BENCH_TOP/tools/track-mbox.sh"
 
 COMPARE=$BENCH_TOP/tools/compare/bench-compare
 
@@ -70,8 +79,14 @@ fi
 # --- what to measure, every input checked before the first build ---
 TREE=${TREE:-}
 RANGE=${RANGE:-}
-[ -n "$TREE" ] || usage_die "make track needs TREE=<a kernel git work tree> and RANGE=BASE..HEAD"
-[ -n "$RANGE" ] || usage_die "make track needs RANGE=BASE..HEAD (e.g. RANGE=net-next/main..HEAD)"
+MBOX=${MBOX:-}
+[ -n "$TREE" ] || usage_die "make track needs TREE=<a kernel git work tree> and RANGE=BASE..HEAD or MBOX=<a posted series>"
+if [ -n "$MBOX" ]; then
+	[ -z "$RANGE" ] || usage_die "MBOX=$MBOX takes no RANGE: the series is the mailbox's patches on their base"
+else
+	[ -n "$RANGE" ] || usage_die "make track needs RANGE=BASE..HEAD (e.g. RANGE=net-next/main..HEAD) or MBOX="
+	[ -z "${BASE:-}" ] || usage_die "BASE=$BASE is the base of an MBOX= series; a RANGE names its own"
+fi
 t_k=${SHARD%/*} t_n=${SHARD#*/}
 case $SHARD in
 *[!0-9/]* | */*/* | 0* | */0*) t_k= ;;
@@ -83,6 +98,8 @@ esac
 	usage_die "SHARD=$SHARD: accepted: K/N with 1 <= K <= N, e.g. 2/4"
 LOADS=${LOADS:-6}
 check_whole LOADS "$LOADS" 1
+MAX_COMMITS=${MAX_COMMITS:-50}
+check_whole MAX_COMMITS "$MAX_COMMITS" 1
 LOADS_PER_GUEST=${LOADS_PER_GUEST:-$LOADS}
 check_whole LOADS_PER_GUEST "$LOADS_PER_GUEST" 1
 [ "${ICOUNT:-1}" = 1 ] ||
@@ -92,6 +109,14 @@ guest_vars 1
 e2e_vars
 track_repo "$TREE"
 
+if [ -n "$MBOX" ]; then
+	temp_dir t_mbox
+	track_mbox "$MBOX" "$t_mbox"
+	t_base=$TM_BASE t_head=$TM_HEAD
+	RANGE=$(printf '%.12s..%.12s' "$t_base" "$t_head")
+	# the series' commits are our clone's: the tree read from here on
+	TRACK_TOP=$TRACK_SRC
+fi
 case $RANGE in
 *...*) usage_die "RANGE=$RANGE: BASE..HEAD with two dots: the commits after BASE up to HEAD" ;;
 ?*..?*) ;;
@@ -103,7 +128,16 @@ t_head=$(track_commit "${RANGE#*..}") ||
 	usage_die "RANGE=$RANGE: '${RANGE#*..}' is no commit of $TRACK_TOP"
 t_list=$(git -C "$TRACK_TOP" rev-list --first-parent --reverse \
 	"$t_base..$t_head") || usage_die "RANGE=$RANGE: git rev-list failed"
-[ -n "$t_list" ] || usage_die "RANGE=$RANGE is empty: no commit after BASE up to HEAD"
+[ -n "$t_list" ] || {
+	t_back=$(git -C "$TRACK_TOP" rev-list --count "$t_head..$t_base")
+	[ "$t_back" = 0 ] ||
+		usage_die "RANGE=$RANGE is empty: ${RANGE#*..} is $t_back commit(s) before ${RANGE%%..*} (reversed?)"
+	usage_die "RANGE=$RANGE is empty: no commit after BASE up to HEAD"
+}
+# shellcheck disable=SC2086 # commit ids, one a word
+t_count=$(printf '%s\n' $t_list | grep -c .)
+[ "$t_count" -le $((MAX_COMMITS * t_n)) ] ||
+	usage_die "RANGE=$RANGE: $t_count commits, about $(((t_count + 59) / 60)) h to measure at a minute each (a kernel and its loads); at most MAX_COMMITS=$MAX_COMMITS a run: raise it, or give each CI job SHARD=K/N"
 set -- $t_list
 [ "$(git -C "$TRACK_TOP" rev-parse "$1^1" 2>/dev/null)" = "$t_base" ] ||
 	usage_die "RANGE=$RANGE: ${RANGE%%..*} is not on ${RANGE#*..}'s first-parent line (the first commit after it, $(printf '%.12s' "$1"), has another first parent)"
@@ -122,6 +156,17 @@ for t_c in $t_base $t_list; do
 done >"$OUT/commits.tsv"
 printf '%s\n' "$RANGE" >"$OUT/range"
 printf '%s\n' "$SHARD" >"$OUT/shard"
+# what the reply says of the series and of the measurement
+if [ -n "$MBOX" ]; then
+	cp "$t_mbox/series.tsv" "$OUT/series.tsv" &&
+		printf '%s\n' "$TM_TITLE" | track_printable >"$OUT/title" ||
+		die "cannot write $OUT/series.tsv"
+fi
+printf 'Measured: the kernels of the base, %.12s, and of each commit: tinyconfig + tests/track/small.config%s; %s loads a kernel of bench_page_pool%s, QEMU -icount, one vCPU; bench-compare'"'"'s verdicts%s.\n' \
+	"$t_base" "${CONFIG_FRAGMENT:+ + $(basename "$CONFIG_FRAGMENT")}" \
+	"$LOADS" "${ARGS:+ ($ARGS)}$([ "${E2E:-0}" = 0 ] || printf ', E2E=%s' "$E2E")" \
+	"${ALPHA:+ at alpha $ALPHA}" | track_printable >"$OUT/measured.txt" ||
+	die "cannot write $OUT/measured.txt"
 t_last=$((t_i - 1))
 # Commits of this shard (own), and with the parents they need (measure)
 : >"$OUT/own"

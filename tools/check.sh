@@ -895,6 +895,26 @@ netdev_checks() {	# tree base head out
 	return $n_rc
 }
 
+# A commit's page_pool/ built with W=1 against KDIR; a folder that
+# built clean before (its tree id, the kernel tree, the compiler) is
+# not built again.
+series_build() {	# tree commit log
+	b_key=$({
+		git -C "$1" rev-parse "$2:$SERIES_REL/page_pool"
+		printf '%s\n' "$KDIR"
+		cat "$KDIR/include/config/kernel.release" 2>/dev/null
+		gcc --version
+	} | md5sum | cut -c1-16) || return 1
+	b_ok=$BENCH_CACHE/series-builds/$b_key.ok
+	if [ -f "$b_ok" ]; then
+		say "$(git -C "$1" log -1 --format=%h "$2"): page_pool/ built clean before (cached)"
+		return 0
+	fi
+	quiet_build "$3" make -C "$1/$SERIES_REL/page_pool" -j"$(nproc)" \
+		KDIR="$KDIR" W=1 || return 1
+	mkdir -p "${b_ok%/*}" && : >"$b_ok"
+}
+
 series_tree() {
 	s_dir=$LOGDIR/series-$KERNEL_RELEASE
 	s_tree=$s_dir/linux
@@ -958,8 +978,7 @@ series_tree() {
 			s_built=$((s_built + 1)) s_prev=$c ;;
 		*)
 			git -C "$s_tree" diff --quiet "$s_prev" "$c" -- "$SERIES_REL/page_pool" || {
-				quiet_build "$s_dir/build-$s_k.log" \
-					make -C "$s_tree/$SERIES_REL/page_pool" -j"$(nproc)" KDIR="$KDIR" W=1 ||
+				series_build "$s_tree" "$c" "$s_dir/build-$s_k.log" ||
 					{ say "patch $s_k does not build with W=1"; ok=1; }
 				s_built=$((s_built + 1)) s_prev=$c
 			} ;;

@@ -36,11 +36,15 @@ if [ ! -f "$OUT/.built" ] || [ "$(cat "$OUT/.built")" != "$key" ] ||
 	printf '%s\n' "$key" >"$OUT/.built"
 fi
 
-# The kernel is incremental; lib/bench_page_pool is built afresh (ten
-# seconds), so that no object of a checkout whose files had other names
-# (a composite of the same name as a source, a module of its own) is
-# linked.
-rm -rf "$OUT/lib/bench_page_pool"
+# The kernel and the module are incremental; the module's build folder
+# is emptied when the module's files have other names than at its last
+# build, so that no object of them (a composite of the same name as a
+# source, a module of its own) is linked.
+files=$(project_files module | tr '\n' ' ')
+[ "$(cat "$OUT/lib/bench_page_pool.files" 2>/dev/null)" = "$files" ] || {
+	rm -rf "$OUT/lib/bench_page_pool"
+	printf '%s\n' "$files" >"$OUT/lib/bench_page_pool.files"
+}
 make -C "$SRC" O="$OUT" -j"$(nproc)" modules >>"$log" 2>&1 ||
 	{ tail -n 30 "$log" >&2; die "in-tree module build failed (log: $log)"; }
 [ -f "$OUT/lib/bench_page_pool/bench_page_pool.ko" ] ||

@@ -227,8 +227,12 @@ track_reply() {	# track.json commits series|- measured|- title
 				print line
 				line = pad
 			}
-			if (length(w[i]) > 80 - length(line))
-				w[i] = substr(w[i], 1, 80 - length(line))
+			# a word longer than a line goes on in the next
+			while (length(w[i]) > 80 - length(line)) {
+				print line substr(w[i], 1, 80 - length(line))
+				w[i] = substr(w[i], 81 - length(line))
+				line = pad
+			}
 			line = line (line == "" || line ~ / $/ ? "" : " ") w[i]
 		}
 		if (line != "" && line != pad)

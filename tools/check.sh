@@ -1627,7 +1627,7 @@ esac
 # shellcheck disable=SC2086 # kernel series
 set -- $KERNELS
 use_kernel "$1"
-step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing or silent boot is retried" \
+step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing or silent boot and an emulated int3 are retried" \
 	runner_contract
 lane_join side
 

@@ -41,8 +41,8 @@
 # out and said so, and the table is made of the others.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib guests e2e
 . "$BENCH_TOP/results_lib.sh"
-. "$BENCH_TOP/tools/profile-lib.sh"
 
 # Instructions by default: deterministic, so that a change of a few
 # instructions on a path says "change" (doc/comparing.rst says why).
@@ -175,7 +175,7 @@ for side in before after; do
 		e2e_modules "$OUT/e2e-$side" "$s_release" "$s_kdir"
 	fi
 done
-# Profiling, each kernel's own symbols, once (profile-lib.sh)
+# Profiling, each kernel's own symbols, once (lib-profile.sh)
 if [ "$PROFILE" = 1 ]; then
 	profile_symbols "$before_image" "$before_release"
 	before_syms=$PROFILE_SYMS

@@ -11,6 +11,7 @@
 # bad variable.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib guests
 
 KERNEL=${KERNEL:-6.12}
 check_instrument 0

@@ -38,8 +38,8 @@ if [ "${BISECT_STEP:-}" = 1 ] && [ -z "${BISECT_ORACLE:-}" ]; then
 	esac
 fi
 . "$(dirname "$0")/lib.sh"
+bench_lib guests e2e
 . "$BENCH_TOP/results_lib.sh"
-. "$BENCH_TOP/tools/profile-lib.sh"
 . "$BENCH_TOP/tools/track-lib.sh"
 
 COMPARE=$BENCH_TOP/tools/compare/bench-compare

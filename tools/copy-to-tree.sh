@@ -10,6 +10,7 @@
 # upstream (doc/in-tree.rst); this stays for the lib/ build.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib kbuild
 
 TREE=${TREE:-}
 [ -n "$TREE" ] || die "make copy-to-tree needs TREE=<a Linux source tree>"

@@ -13,6 +13,7 @@
 # and lib/bench_page_pool/*.ko the in-tree modules.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib kbuild
 
 need_packages make gcc libc6-dev flex bison bc libelf-dev libssl-dev cpio \
 	python3

@@ -75,7 +75,7 @@ bench_modprobe() {
 }
 
 # A profiled guest (tools/guest.sh -P): where this load placed the code,
-# for the host to name the profile's blocks with (profile-lib.sh's
+# for the host to name the profile's blocks with (lib-profile.sh's
 # profile_merge): the kernel's _text, which moves with KASLR, and each
 # section of the module, as $BENCH_OUT/NAME.sections.  Reading all
 # of /proc/kallsyms cost Debian's 6.12 0.75 G instructions and 7 MB on

@@ -7,6 +7,7 @@
 # (tools/guest-init), so that no kernel message can land inside it.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib debian
 
 usage() {
 	cat >&2 <<EOF

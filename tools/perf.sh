@@ -24,8 +24,8 @@
 # software event.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib guests
 . "$BENCH_TOP/results_lib.sh"
-. "$BENCH_TOP/tools/profile-lib.sh"
 
 # Cycles by default: cpu-clock samples then follow emulated time
 # (doc/guests.rst).

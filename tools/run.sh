@@ -29,8 +29,8 @@
 # reported and passed the kselftest's checks of its load.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib guests e2e
 . "$BENCH_TOP/results_lib.sh"
-. "$BENCH_TOP/tools/profile-lib.sh"
 
 # Cycles by default: faster, and every test with real concurrency
 # (doc/guests.rst).

@@ -30,6 +30,7 @@
 # <address>"), who is also the author.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib kbuild
 . "$(dirname "$0")/series-lib.sh"
 
 SERIES_PLACEHOLDER="Page Pool Developer <developer@example.org>"

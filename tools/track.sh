@@ -42,8 +42,8 @@
 # bad input, before any guest, or a base that does not build or boot.
 set -u
 . "$(dirname "$0")/lib.sh"
+bench_lib guests e2e
 . "$BENCH_TOP/results_lib.sh"
-. "$BENCH_TOP/tools/profile-lib.sh"
 . "$BENCH_TOP/tools/track-lib.sh"
 . "$BENCH_TOP/tools/track-report.sh"
 . "$BENCH_TOP/tools/track-mbox.sh"

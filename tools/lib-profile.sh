@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The host side of the exact profile (doc/profile.rst); sourced by the
-# host tools after lib.sh.  POSIX sh and awk.
+# The host side of the exact profile (doc/profile.rst); sourced through
+# bench_lib (tools/lib.sh), not run.  POSIX sh and awk.
 #
+#   profile_plugin
+#	Builds the QEMU plugin (tools/profile); prints its path.
+#   profile_args_check PLUGIN
+#	PROFILE_ARGS checked by the plugin itself, before a guest boots.
 #   profile_symbols IMAGE RELEASE
 #	The text symbols of the kernel IMAGE, once per image, in the
 #	cache: from its System.map where a real one lies beside it (the
@@ -24,6 +28,7 @@
 #	PROFILE=1 prints them.
 #   profile_summary RESULTS
 #	One line per test: its profile's totals per element.
+bench_lib kbuild
 
 # Reads the plugin's output strictly.  SECTION selects one section; the
 # blocks of its windows go out as "row vaddr16 counts..." lines, its
@@ -429,4 +434,36 @@ profile_summary() {	# results
 		}
 		printf "%-34s %8s %12s %8s %8s %8s %8s %8s %8s\n", v["name"], v["windows"], v["insns"], v["loads"], v["stores"], v["atomics"], v["l1i_miss"], v["l1d_miss"], v["llc_miss"]
 	}' "$1"
+}
+
+# Builds the profile plugin (tools/profile) against the installed QEMU's
+# plugin header; prints the .so's path, in a folder kbuild-safe like the
+# modules' (guest.sh takes no blank in it).
+profile_plugin() {
+	p_dir=$(module_build_dir profile) || exit 1
+	mkdir -p "$p_dir" || die "cannot create $p_dir"
+	make -s -C "$BENCH_TOP/tools/profile" >&2 ||
+		die "cannot build the profile plugin (tools/profile)"
+	# Replaced whole, never written over: a QEMU of another command
+	# (make check runs them side by side) has the file mapped, and
+	# dies of SIGBUS when it changes under it.
+	p_so=$p_dir/bench_profile.so
+	cmp -s "$BENCH_TOP/tools/profile/bench_profile.so" "$p_so" || {
+		cp "$BENCH_TOP/tools/profile/bench_profile.so" "$p_so.$$" &&
+			mv -f "$p_so.$$" "$p_so"
+	} || die "cannot copy the profile plugin to $p_dir"
+	profile_args_check "$p_so"
+	printf '%s\n' "$p_so"
+}
+
+# PROFILE_ARGS as the plugin judges them, before any guest boots: QEMU
+# loads it with them, and stops at once either way (there is no
+# machine to run); the plugin says what it refuses in one line.
+profile_args_check() {	# plugin.so
+	[ -n "${PROFILE_ARGS:-}" ] || return 0
+	p_said=$(qemu-system-x86_64 -M none -display none -nodefaults \
+		-monitor none -serial none -kernel /nonexistent \
+		-plugin "file=$1,out=/dev/null,$PROFILE_ARGS" 2>&1 </dev/null |
+		sed -n 's/^bench_profile: //p' | head -n 1)
+	[ -z "$p_said" ] || usage_die "PROFILE_ARGS: $p_said"
 }

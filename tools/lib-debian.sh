@@ -1,0 +1,278 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Debian's packages and kernels, for the host tools; sourced through
+# bench_lib (tools/lib.sh), not run.  POSIX sh.  Owns: need_packages
+# (apt-get as root; apt-get update at most every 12 hours), the kernels a
+# command may name (KERNEL_CHOICES), Debian 12's image and headers
+# packages unpacked into the cache (debian_kernel), and unstable's,
+# read through an apt list of the project's own (unstable_kernel):
+# the host's /boot, packages and lists are never touched.
+bench_lib kbuild
+
+# Installs the Debian packages named that are not installed yet.
+need_packages() {
+	missing=
+	for pkg in "$@"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+			grep -q 'ok installed' || missing="$missing $pkg"
+	done
+	[ -z "$missing" ] && return 0
+	[ "$(id -u)" = 0 ] ||
+		die "missing Debian packages; as root, run:
+  apt-get install --no-install-recommends$missing"
+	say "installing:$missing"
+	if [ ! -f "$BENCH_CACHE/.apt-updated" ] ||
+	   [ -n "$(find "$BENCH_CACHE/.apt-updated" -mmin +720)" ]; then
+		apt-get update -q >&2 || die "apt-get update failed"
+		mkdir -p "$BENCH_CACHE" && touch "$BENCH_CACHE/.apt-updated"
+	fi
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $missing >&2 ||
+		die "apt-get install$missing failed"
+}
+
+# The kernels KERNEL (and BEFORE, AFTER) name: Debian 12's two series,
+# and from Debian unstable "7.2" and "newest", whatever series its
+# linux-image-amd64 depends on when fetched.
+KERNEL_CHOICES="6.12, 6.1, 6.1-rt, 7.2, newest"
+
+# Debian meta package of a kernel series, for "image" or "headers".
+kernel_meta_package() {	# series image|headers [variable]
+	case "$1" in
+	6.12) printf '%s\n' "linux-$2-6.12-amd64" ;;
+	6.1) printf '%s\n' "linux-$2-amd64" ;;
+	6.1-rt) printf '%s\n' "linux-$2-rt-amd64" ;;
+	*) usage_die "${3:-KERNEL}=$1: accepted: $KERNEL_CHOICES, or a path to a kernel image" ;;
+	esac
+}
+
+# The versioned kernel package a meta package depends on, if apt knows.
+meta_dependency() {
+	apt-cache depends "$1" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-[a-z]*-[0-9].*\)$/\1/p' | head -n 1
+}
+
+# The versioned package a meta package currently depends on.
+resolve_meta() {
+	pkg=$(meta_dependency "$1")
+	if [ -z "$pkg" ]; then
+		apt-get update -q >&2
+		pkg=$(meta_dependency "$1")
+	fi
+	[ -n "$pkg" ] || die "cannot resolve Debian package $1"
+	printf '%s\n' "$pkg"
+}
+
+# The candidate version apt would fetch of a package.
+package_version() {
+	${APT_TOOL:-} apt-cache show --no-all-versions "$1" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n 1
+}
+
+# Unpacks the packages named (not their dependencies) into DIR, once per
+# version: DIR/.unpacked lists what it holds.  APT_TOOL=unstable_apt
+# fetches from Debian unstable.
+unpack_packages() {	# dir package...
+	u_dir=$1
+	shift
+	u_want=
+	for u_pkg in "$@"; do
+		u_want="$u_want${u_want:+ }$u_pkg=$(package_version "$u_pkg")"
+	done
+	[ -f "$u_dir/.unpacked" ] &&
+		[ "$(cat "$u_dir/.unpacked")" = "$u_want" ] && return 0
+	cache_miss "fetching and unpacking into $u_dir:$(printf ' %s' "$@")"
+	rm -rf "$u_dir"
+	mkdir -p "$u_dir"
+	temp_dir u_tmp
+	# As root, apt downloads as _apt, who cannot write to a private
+	# folder: download as root there instead.
+	u_sandbox=
+	[ "$(id -u)" = 0 ] && u_sandbox="-o APT::Sandbox::User=root"
+	# shellcheck disable=SC2086
+	(cd "$u_tmp" && ${APT_TOOL:-} apt-get download -q $u_sandbox "$@" >&2) ||
+		die "apt-get download$(printf ' %s' "$@") failed"
+	for u_deb in "$u_tmp"/*.deb; do
+		dpkg-deb -x "$u_deb" "$u_dir" || die "cannot unpack $u_deb"
+	done
+	rm -rf "$u_tmp"
+	printf '%s' "$u_want" >"$u_dir/.unpacked"
+}
+
+# The Depends of a package, alternatives included, one name a line.
+package_depends() {
+	apt-cache depends "$1" 2>/dev/null |
+		sed -n 's/^ *|\{0,1\}Depends: \([^<>]*\)$/\1/p'
+}
+
+# Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR for a Debian series (6.12,
+# 6.1).  The image and the header tree are unpacked into the cache, never
+# installed: Debian's 6.12 headers depend on their image, and installing
+# that would put a kernel into the host's /boot.  What the headers need
+# to build with (compiler, pahole, libraries) is installed.
+debian_kernel() {	# series variable
+	kernel_meta_package "$1" image "$2" >/dev/null
+	# apt-cache takes seconds a call, a dozen calls here: what they
+	# said is kept until apt's package lists change.
+	memo=$BENCH_CACHE/kernels/$1.resolved
+	stamp=$(ls -lL --time-style=+%s /var/lib/apt/lists 2>/dev/null | md5sum)
+	if [ -f "$memo" ] && [ "$(sed -n 1p "$memo")" = "$stamp" ]; then
+		KERNEL_RELEASE=$(sed -n 2p "$memo")
+		tools=$(sed -n 3p "$memo")
+		dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+		KDIR=$dir/headers/usr/src/linux-headers-$KERNEL_RELEASE
+		KERNEL_IMAGE=$dir/image/boot/vmlinuz-$KERNEL_RELEASE
+		if [ "$(sed -n 4p "$memo")" = "$(cat "$dir/headers/.unpacked" 2>/dev/null)" ] &&
+		   [ "$(sed -n 5p "$memo")" = "$(cat "$dir/image/.unpacked" 2>/dev/null)" ] &&
+		   [ -f "$KDIR/include/generated/utsrelease.h" ] &&
+		   [ -f "$KERNEL_IMAGE" ]; then
+			# shellcheck disable=SC2086
+			need_packages $tools
+			return 0
+		fi
+	fi
+	image_pkg=$(resolve_meta "$(kernel_meta_package "$1" image)")
+	headers_pkg=$(resolve_meta "$(kernel_meta_package "$1" headers)")
+	KERNEL_RELEASE=${image_pkg#linux-image-}
+	dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+
+	tree=$headers_pkg queue=$headers_pkg tools=
+	while [ -n "$queue" ]; do
+		set -- $queue
+		queue=
+		for pkg in "$@"; do
+			for dep in $(package_depends "$pkg"); do
+				case $dep in
+				linux-image-* | linux-base) ;;
+				linux-headers-* | linux-kbuild-*)
+					case " $tree " in
+					*" $dep "*) ;;
+					*) tree="$tree $dep" queue="$queue $dep" ;;
+					esac
+					;;
+				*) tools="$tools $dep" ;;
+				esac
+			done
+		done
+	done
+	# shellcheck disable=SC2086
+	need_packages $tools
+	# shellcheck disable=SC2086
+	unpack_packages "$dir/headers" $tree
+	KDIR=$dir/headers/usr/src/linux-headers-$KERNEL_RELEASE
+	# The arch part includes the common part by its installed path.
+	sed -i "s|^include /usr/src/|include $dir/headers/usr/src/|" \
+		"$KDIR/Makefile"
+	[ -f "$KDIR/include/generated/utsrelease.h" ] ||
+		die "$headers_pkg has no usable tree in $KDIR"
+
+	unpack_packages "$dir/image" "$image_pkg"
+	KERNEL_IMAGE=$dir/image/boot/vmlinuz-$KERNEL_RELEASE
+	[ -f "$KERNEL_IMAGE" ] || die "$image_pkg has no $KERNEL_IMAGE"
+	printf '%s\n' "$stamp" "$KERNEL_RELEASE" "$tools" \
+		"$(cat "$dir/headers/.unpacked")" "$(cat "$dir/image/.unpacked")" \
+		>"$memo.tmp" && mv "$memo.tmp" "$memo"
+}
+
+# Debian unstable, read through an apt list of the project's own in the
+# cache: the host's sources, lists and packages are never touched.  Its
+# mirror is the one the host's apt uses for Debian.
+UNSTABLE_APT=$BENCH_CACHE/apt-unstable
+
+unstable_apt() {	# apt-get|apt-cache argument...
+	u_tool=$1
+	shift
+	"$u_tool" -o Dir::Etc::SourceList="$UNSTABLE_APT/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$UNSTABLE_APT/lists" \
+		-o Dir::Cache="$UNSTABLE_APT/cache" "$@"
+}
+
+# Fetches unstable's package lists when they are missing or older than
+# 12 hours.
+unstable_update() {
+	[ -f "$UNSTABLE_APT/.updated" ] &&
+		[ -z "$(find "$UNSTABLE_APT/.updated" -mmin +720)" ] && return 0
+	mirror=$(apt-cache policy 2>/dev/null | awk '
+		$2 ~ /^https?:\/\// && $2 !~ /security/ && $3 ~ /\/main$/ {
+			print $2
+			exit
+		}')
+	[ -n "$mirror" ] ||
+		die "Debian unstable: the host's apt names no Debian mirror to fetch it from (apt-cache policy)"
+	mkdir -p "$UNSTABLE_APT/lists/partial" \
+		"$UNSTABLE_APT/cache/archives/partial" ||
+		die "cannot create $UNSTABLE_APT"
+	printf 'deb %s unstable main\n' "$mirror" >"$UNSTABLE_APT/sources.list"
+	cache_miss "fetching Debian unstable's package lists into $UNSTABLE_APT"
+	unstable_apt apt-get update -q >&2 ||
+		die "Debian unstable: apt-get update of $UNSTABLE_APT failed"
+	touch "$UNSTABLE_APT/.updated"
+}
+
+# The kernel release of unstable's image for "newest" or a series such
+# as "7.2", e.g. 7.2.13+deb14-amd64.
+unstable_release() {	# newest|series variable
+	if [ "$1" = newest ]; then
+		u_rel=$(unstable_apt apt-cache depends linux-image-amd64 2>/dev/null |
+			sed -n 's/^ *Depends: linux-image-\([0-9].*-amd64\)$/\1/p' |
+			head -n 1)
+	else
+		u_rel=$(unstable_apt apt-cache pkgnames "linux-binary-$1." 2>/dev/null |
+			grep -E "^linux-binary-$(printf '%s' "$1" | sed 's/\./\\./g')\.[0-9]+\+[a-z0-9.]+-amd64\$" |
+			sed 's/^linux-binary-//' | sort -V | tail -n 1)
+	fi
+	[ -n "$u_rel" ] ||
+		die "$2=$1: Debian unstable has no such kernel now (its linux-image-amd64 and linux-binary-* packages name none)"
+	printf '%s\n' "$u_rel"
+}
+
+# Sets KERNEL_IMAGE, KERNEL_RELEASE and KDIR for a kernel of Debian
+# unstable.  Its kbuild programs need a newer C library than Debian
+# 12's, so the modules are built against a tree prepared here from its
+# linux-source: Debian's config (from the headers package), olddefconfig
+# with this machine's compiler, modules_prepare as that exact release,
+# and the headers' Module.symvers.  Cached, keyed by the packages'
+# versions and the compiler; the image comes from linux-binary-*.
+unstable_kernel() {	# newest|series variable
+	need_packages make gcc libc6-dev flex bison bc libelf-dev libssl-dev \
+		xz-utils
+	unstable_update
+	# apt-cache takes seconds a call: what it said is kept until the
+	# lists change.
+	u_memo=$BENCH_CACHE/kernels/unstable-$1.resolved
+	u_stamp=$({ ls -lL --time-style=+%s "$UNSTABLE_APT/lists"
+		gcc --version | head -n 1; } | md5sum)
+	if [ -f "$u_memo" ] && [ "$(sed -n 1p "$u_memo")" = "$u_stamp" ]; then
+		KERNEL_RELEASE=$(sed -n 2p "$u_memo")
+		dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+		KERNEL_IMAGE=$dir/image/usr/lib/modules/$KERNEL_RELEASE/vmlinuz
+		KDIR=$(sed -n 3p "$u_memo")
+		[ "$(sed -n 4p "$u_memo")" = "$(cat "$dir/tree/.prepared" 2>/dev/null)" ] &&
+			[ -f "$KERNEL_IMAGE" ] && [ -f "$KDIR/Module.symvers" ] &&
+			return 0
+	fi
+	KERNEL_RELEASE=$(unstable_release "$1" "$2") || exit 1
+	u_series=$(printf '%s' "$KERNEL_RELEASE" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+	dir=$BENCH_CACHE/kernels/$KERNEL_RELEASE
+	APT_TOOL=unstable_apt
+	unpack_packages "$dir/image" "linux-binary-$KERNEL_RELEASE"
+	unpack_packages "$dir/headers" "linux-headers-$KERNEL_RELEASE"
+	unpack_packages "$dir/source" "linux-source-$u_series"
+	APT_TOOL=
+	KERNEL_IMAGE=$dir/image/usr/lib/modules/$KERNEL_RELEASE/vmlinuz
+	[ -f "$KERNEL_IMAGE" ] ||
+		die "linux-binary-$KERNEL_RELEASE has no $KERNEL_IMAGE"
+	u_headers=$dir/headers/usr/src/linux-headers-$KERNEL_RELEASE
+	KDIR=$dir/tree/linux-source-$u_series
+	u_key=$(cat "$dir/headers/.unpacked" "$dir/source/.unpacked"
+		gcc --version | head -n 1)
+	if [ ! -f "$dir/tree/.prepared" ] ||
+	   [ "$(cat "$dir/tree/.prepared")" != "$u_key" ] ||
+	   [ ! -f "$KDIR/Module.symvers" ]; then
+		prepare_tree "$dir/tree" "$u_series" "$u_headers" "$u_key"
+	fi
+	printf '%s\n' "$u_stamp" "$KERNEL_RELEASE" "$KDIR" "$u_key" \
+		>"$u_memo.tmp" && mv "$u_memo.tmp" "$u_memo"
+}

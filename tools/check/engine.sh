@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check's engine, sourced by tools/check.sh: a step runs, is
+# timed and printed as a KTAP line; needed_step's work later steps need;
+# a lane runs steps beside the main line, its lines printed when it is
+# joined; the table of where the time went.  Knows no step.
+
+step_record() {	# seconds lane result built-file description
+	r_cache=-
+	if [ -s "$4" ]; then
+		r_cache="built: $(tr '\n' ';' <"$4" | sed 's/;$//; s/;/; /g')"
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$r_cache" "$5" \
+		| tr -d '\r' >>"$STEPS"
+}
+
+# Runs one step; its own output goes to stderr, its KTAP line to stdout.
+# With ONLY, a step it does not match is skipped.
+step() {	# description command...
+	if [ -n "$ONLY" ] && ! printf '%s\n' "$1" | grep -Eq -- "$ONLY"; then
+		ktap_test_skip "$1" "not in ONLY=$ONLY"
+		step_record 0 main skip /dev/null "$1"
+		return 0
+	fi
+	needed_step "$@"
+}
+
+# A step whose work later steps need: it runs whatever ONLY says.
+needed_step() {	# description command...
+	desc=$1
+	shift
+	say "=== $desc"
+	t0=$(date +%s)
+	BENCH_BUILT=$LOGDIR/built.main
+	: >"$BENCH_BUILT"
+	export BENCH_BUILT
+	"$@" >&2
+	rc=$?
+	secs=$(($(date +%s) - t0))
+	step_record "$secs" main "$([ $rc = 0 ] && echo pass || echo fail)" \
+		"$LOGDIR/built.main" "$desc"
+	if [ $rc = 0 ]; then
+		ktap_test_pass "$desc (${secs}s)"
+	else
+		failures="$failures
+#   $desc"
+		ktap_test_fail "$desc (${secs}s)"
+		return 1
+	fi
+}
+
+# A lane: steps that run one after the other beside the main line, in a
+# child of their own, each with its output kept; lane_join waits for it
+# and then reports its steps, in order, as step() would have.  Only what
+# times nothing runs in a lane: the two lines share the machine's cores.
+lane_start() {	# name function
+	l_dir=$LOGDIR/lane-$1
+	rm -rf "$l_dir"
+	mkdir -p "$l_dir"
+	(
+		trap 'bench_signal 129' HUP
+		trap 'bench_signal 130' INT
+		trap 'bench_signal 143' TERM
+		LANE_DIR=$l_dir
+		LANE_STEPS=0
+		"$2"
+	) >"$l_dir/lane.log" 2>&1 &
+	bench_lanes="$bench_lanes $!"
+	eval "lane_pid_$1=\$!"
+}
+
+lane_step() {	# description command...
+	LANE_STEPS=$((LANE_STEPS + 1))
+	l_step=$LANE_DIR/$LANE_STEPS
+	printf '%s\n' "$1" >"$l_step.desc"
+	shift
+	if [ -n "$ONLY" ] && ! grep -Eq -- "$ONLY" "$l_step.desc"; then
+		echo skip >"$l_step.rc"
+		return 0
+	fi
+	t0=$(date +%s)
+	BENCH_BUILT=$l_step.built
+	: >"$BENCH_BUILT"
+	export BENCH_BUILT
+	"$@" >"$l_step.log" 2>&1
+	l_rc=$?
+	printf '%s\n' "$l_rc $(($(date +%s) - t0))" >"$l_step.rc"
+	return $l_rc
+}
+
+lane_join() {	# name
+	eval "l_pid=\$lane_pid_$1"
+	wait "$l_pid"
+	bench_lanes=$(printf '%s\n' $bench_lanes | grep -vx "$l_pid" | tr '\n' ' ')
+	l_dir=$LOGDIR/lane-$1
+	cat "$l_dir/lane.log" >&2
+	n=1
+	while [ -f "$l_dir/$n.desc" ]; do
+		desc=$(cat "$l_dir/$n.desc")
+		say "=== $desc (beside the main line)"
+		cat "$l_dir/$n.log" >&2 2>/dev/null
+		read -r rc secs <"$l_dir/$n.rc" 2>/dev/null || rc=ended secs=0
+		case $rc in
+		skip) ktap_test_skip "$desc" "not in ONLY=$ONLY"
+		      secs=0 result=skip ;;
+		0) ktap_test_pass "$desc (${secs}s)"
+		   result=pass ;;
+		*) failures="$failures
+#   $desc"
+		   ktap_test_fail "$desc (${secs}s)"
+		   result=fail ;;
+		esac
+		step_record "$secs" "$1" "$result" "$l_dir/$n.built" "$desc"
+		n=$((n + 1))
+	done
+}
+
+# Runs a build command; any compiler or sparse diagnostic fails it.
+quiet_build() {	# log command...
+	log=$1
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc != 0 ] || grep -E -q '(warning|error):' "$log"; then
+		grep -E '(warning|error):' "$log" >&2 || tail -n 30 "$log" >&2
+		return 1
+	fi
+}
+
+# Where the time went: each line's total, the steps in the order they
+# ran (lane: main, side, or fuzz; cache: what a step had to fetch or
+# build, "-" for nothing) and the slowest five.
+timing_table() {	# wall-seconds
+	awk -F '\t' -v wall="$1" '
+	{
+		n++
+		secs[n] = $1; lane[n] = $2; res[n] = $3; cache[n] = $4
+		desc[n] = $5
+		total[$2] += $1
+		if (!($2 in seen)) {
+			seen[$2] = 1
+			lanes[++nl] = $2
+		}
+	}
+	END {
+		line = "where make check'"'"'s time went: wall " wall " s;"
+		for (i = 1; i <= nl; i++)
+			line = line " " lanes[i] " " total[lanes[i]] " s" \
+			       (i < nl ? "," : "")
+		print line
+		printf "%5s  %-4s  %-6s  %s\n", "secs", "lane", "result", \
+		       "step (what it built)"
+		for (i = 1; i <= n; i++)
+			printf "%5d  %-4s  %-6s  %s%s\n", secs[i], lane[i], res[i],
+			       desc[i], cache[i] == "-" ? "" : " (" cache[i] ")"
+		# the slowest five, by a selection: n is small
+		print "slowest:"
+		for (k = 1; k <= 5 && k <= n; k++) {
+			best = 0
+			for (i = 1; i <= n; i++)
+				if (!(i in taken) && (!best || secs[i] + 0 > secs[best] + 0))
+					best = i
+			taken[best] = 1
+			printf "%5d  %-4s  %s\n", secs[best], lane[best], desc[best]
+		}
+	}' "$STEPS"
+}
+
+# What the host has in /boot and which kernel images dpkg installed.
+boot_state() {
+	{
+		ls -lA --time-style=+%s /boot 2>&1
+		dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
+			'linux-image-*' 2>/dev/null | grep '^ii'
+	} | sort
+}
+
+boot_untouched() {
+	boot_state >"$LOGDIR/boot.after"
+	diff "$LOGDIR/boot.before" "$LOGDIR/boot.after" >&2
+}

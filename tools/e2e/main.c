@@ -22,6 +22,7 @@
 #include <linux/bpf.h>
 
 #include "e2e.h"
+#include "module_file.h"
 #include "time_bench_math.h"
 
 #define VETH_SEND "bpe2e0"	/* pktgen and the devmap send here */
@@ -951,7 +952,8 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || !module_path || !out_path)
 		print_help();
-	if (read_module_file(module_path, &mf))
+	if (read_module_file(module_path, &mf) ||
+	    e2e_check_module_file(module_path))
 		return 1;
 	sel_line = strstr(mf.text, "\nselected: ");
 	params_line = strstr(mf.text, "\nparams: ");

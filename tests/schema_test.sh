@@ -20,7 +20,7 @@ tree() {	# root
 	for f in results.schema results_lib.sh tools/results-schema.py \
 		 tools/compare/results_fields.h doc/output.rst \
 		 test_bench_page_pool.sh tools/compare/results.c \
-		 tools/e2e-expect.py; do
+		 tools/e2e-expect.py tools/results.py; do
 		cp "$TOP/$f" "$1/$f" || exit 1
 	done
 }
@@ -157,5 +157,14 @@ printf 'format: bench_page_pool_simple 3\n' >"$dir/empty.results"
 expect "check: a file without a line to check fails" "$b" 1 \
 	'no block with a test:, skip:, cpu: or failed: line' check "$dir/empty.results"
 expect "usage: check without files, exit 2" "$b" 2 'results-schema.py write' check
+# coverage: what no writer wrote, given the files of every writer
+expect "coverage: every line and field declared is in a file" "$b" 0 \
+	'^results.schema: every line and field it declares is in the 1 files given$' \
+	coverage "$good"
+sed '/context=e2e/d' "$good" >"$dir/no-e2e.results" || exit 1
+expect "coverage: the scenario's fields in none of the files" "$b" 1 \
+	'^results.schema: test: other_ns= \(e2e\) is in none of the files given$' \
+	coverage "$dir/no-e2e.results"
+expect "usage: coverage without files, exit 2" "$b" 2 'results-schema.py coverage' coverage
 
 ktap_finished

@@ -9,7 +9,8 @@
 #
 # AB_JSON and AA_JSON are bench-compare -f json of the change against
 # its base and of the base against itself (- for none), RESULTS the
-# results files of their loads.  A scenario's path is what its rows in
+# results files of their loads (formats 3 and 4, read through
+# tools/results.py, which refuses a bad line).  A scenario's path is what its rows in
 # RESULTS say (every load the same).  The cache scenarios recycle a page
 # per packet: their row must say "change", its shift be nearer INSNS per
 # packet than INSNS/2 and its interval narrower than INSNS: +INSNS, told
@@ -26,7 +27,13 @@
 # Prints a line per scenario; exit 1 when one fails, 2 on bad usage or
 # input.
 import json
+import os
 import sys
+
+# tools/results.py, the one reader of results files, beside this file
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results  # noqa: E402
 
 
 def usage(msg):
@@ -45,23 +52,15 @@ def load_json(path):
 
 def scenario_paths(files):
     """Each scenario's paths over the loads: {name: {path, ...}}."""
+    try:
+        blocks = results.read_files(files)
+    except results.ResultsError as err:
+        usage(str(err))
     paths = {}
-    for path in files:
-        try:
-            with open(path, encoding="utf-8") as f:
-                lines = f.read().splitlines()
-        except (OSError, UnicodeDecodeError) as err:
-            usage("%s: %s" % (path, err))
-        for num, line in enumerate(lines, 1):
-            if not line.startswith("test: "):
-                continue
-            fields = dict(w.partition("=")[::2] for w in line[6:].split(" "))
-            if fields.get("wanted_context") != "e2e":
-                continue
-            if "name" not in fields or "path" not in fields:
-                usage("%s:%d: a scenario's row without name= or path=" %
-                      (path, num))
-            paths.setdefault(fields["name"], set()).add(fields["path"])
+    for block in blocks:
+        for fields in block.rows["test"]:
+            if fields.get("wanted_context") == "e2e":
+                paths.setdefault(fields["name"], set()).add(fields["path"])
     return paths
 
 

@@ -16,12 +16,20 @@
                                    test: line, and every test has one
 
 FILE is the wrapper's KTAP, as it printed it or nested ("# " before
-each line) by the kselftest runner.  Exit status: 0; 1 when a check
-fails, with one line per finding; 2 on bad usage.
+each line) by the kselftest runner, RESULTS a results file of format
+3 or 4 (read through tools/results.py).  Exit status: 0; 1 when a
+check fails, with one line per finding; 2 on bad usage or a results
+file refused (FILE:LINE: why).
 """
 import json
+import os
 import re
 import sys
+
+# tools/results.py, the one reader of results files, beside this file
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results  # noqa: E402
 
 # A result line: "ok N DESC" or "not ok N DESC", then " # DATA".
 RESULT_RE = re.compile(r"^(not )?ok (\d+) ([^#]*[^# ])(?: # (.*))?$")
@@ -158,17 +166,14 @@ def cmd_names(paths):
 
 
 def results_tests(paths):
-    """{test: cycles_min or None for a skip} of the results files."""
+    """{test: cycles_min or None for a skip} of the results files, a
+    later block's line of a test taking its place."""
     tests = {}
-    for path in paths:
-        for line in read(path).split("\n"):
-            words = line.split(" ")
-            if words[0] not in ("test:", "skip:") or len(words) < 2 or \
-               not words[1].startswith("name="):
-                continue
-            pairs = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-            tests[words[1][5:]] = pairs.get("cycles_min") \
-                if words[0] == "test:" else None
+    for block in results.read_files(paths):
+        for row in block.rows["test"]:
+            tests[row["name"]] = row.get("cycles_min")
+        for row in block.rows["skip"]:
+            tests[row["name"]] = None
     return tests
 
 
@@ -214,7 +219,7 @@ def main(argv):
             return cmd_names(argv[2:])
         if cmd == "figures" and len(argv) >= 4:
             return cmd_figures(argv[2], argv[3:])
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, results.ResultsError) as e:
         print(f"ktap-ci.py: {e}", file=sys.stderr)
         return 2
     print(__doc__.split("\n\n")[1], file=sys.stderr)

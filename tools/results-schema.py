@@ -12,6 +12,10 @@ and the documentation say are checked against it.
   results-schema.py check FILE...  every block the module wrote, with
                                    what its collector and tools/e2e
                                    added, follows the schema
+  results-schema.py coverage FILE...
+                                   every line and field it declares is
+                                   in one of the files: given the files
+                                   of every writer, none goes unwritten
 
 Exit status: 0; 1 when a check fails; 2 for a schema or file that does
 not parse (FILE:LINE: why) or a bad command line.
@@ -20,47 +24,19 @@ import os
 import re
 import sys
 
+# tools/results.py, the one parser of results.schema and reader of
+# results files, beside this file (whose hyphen no import names)
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results import KINDS, LINE, PROFILE_LINES, ResultsError, read_text  # noqa: E402
+import results  # noqa: E402
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMA = os.path.join(TOP, "results.schema")
 RESULTS_LIB = os.path.join(TOP, "results_lib.sh")
 C_HEADER = os.path.join(TOP, "tools", "compare", "results_fields.h")
 OUTPUT_DOC = os.path.join(TOP, "doc", "output.rst")
 
-NAME = r"[A-Za-z0-9_-]{1,64}"
-MILLI3 = r"[0-9]+\.[0-9]{3}"
-PATH = r"(cache|ring|allocator|frag|unknown)"
-STAT_SUM = r"[a-z_]+(\+[a-z_]+)*:[0-9]+"
-TYPES = {
-    "name": NAME,
-    "name_or_dash": NAME + "|-",
-    "names_or_dash": NAME + "(," + NAME + ")*|-",
-    "uint": r"[0-9]+",
-    "int": r"-?[0-9]+",
-    "uint_or_dash": r"[0-9]+|-",
-    "word": r"[a-z0-9_]+",
-    "dash": r"-",
-    "milli2": r"[0-9]+\.[0-9]{2}",
-    "milli3": MILLI3,
-    "milli3_list": MILLI3 + "(," + MILLI3 + ")*",
-    "paths_or_dash": PATH + "(," + PATH + ")*|-",
-    "stat_sums": STAT_SUM + "(," + STAT_SUM + ")*|-",
-    "text": r".+",
-    # of "KEY: value" lines
-    "format": r"bench_page_pool_simple [0-9]+",
-    "clock": r"instructions|cycles",
-    "accel": r"none|kvm|tcg|other",
-    "yes_no": r"yes|no",
-    "words": r"[a-z_][a-z0-9_.]*=\S+( [a-z_][a-z0-9_.]*=\S+)*",
-    "words_or_none": r"[a-z_][a-z0-9_.]*=\S+( [a-z_][a-z0-9_.]*=\S+)*|none",
-    "names": NAME + "(," + NAME + ")*",
-    "end": r"tests=[0-9]+ skips=[0-9]+",
-}
-PRESENCE = ("required", "always", "module", "pmu", "nopmu", "stats", "e2e",
-            "e2e_path", "collected")
-KINDS = ("test", "skip", "cpu", "failed")	# lines of key=value fields
-LINE = "line"				# "KEY: value" lines of a block
-# Format 4's, the host's (doc/profile.rst): not declared here.
-PROFILE_LINES = ("profile", "prof", "prof_fn")
 # Who writes a line: every writer writes these presences whole.
 WRITES = {
     "module": {"required", "always", "module"},
@@ -74,51 +50,8 @@ END = "# end of the generated part"
 
 
 def refuse(where, why):
-    print(f"{where}: {why}", file=sys.stderr)
-    sys.exit(2)
-
-
-class Field:
-    def __init__(self, kind, key, type_, presence):
-        self.kind, self.key, self.type, self.presence = \
-            kind, key, type_, presence
-        self.pattern = re.compile("(" + TYPES[type_] + ")")
-
-
-def read_schema(path=SCHEMA):
-    """{kind: [Field, ...]} in the order of the file, read strictly."""
-    fields = {kind: [] for kind in KINDS + (LINE,)}
-    try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        refuse(path, f"cannot read it: {e}")
-    for n, line in enumerate(lines, 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        words = line.split()
-        where = f"{path}:{n}"
-        if len(words) != 4:
-            refuse(where, "expected \"KIND KEY TYPE PRESENCE\"")
-        kind, key, type_, presence = words
-        if kind not in fields:
-            refuse(where, f"kind {kind}: accepted: {', '.join(fields)}")
-        if not re.fullmatch(r"[a-z_][a-z0-9_]*", key):
-            refuse(where, f"key {key}: a-z, 0-9 and _, not a digit first")
-        if type_ not in TYPES:
-            refuse(where, f"type {type_}: accepted: {', '.join(TYPES)}")
-        if presence not in PRESENCE:
-            refuse(where, f"presence {presence}: accepted: {', '.join(PRESENCE)}")
-        if any(f.key == key for f in fields[kind]):
-            refuse(where, f"{kind}: {key} declared twice")
-        fields[kind].append(Field(kind, key, type_, presence))
-    for kind in KINDS:
-        if not fields[kind] or fields[kind][0].key != "name":
-            refuse(path, f"{kind}: lines must declare name first")
-    keys = [f.key for f in fields[LINE]]
-    if keys[:1] != ["format"] or keys[-1:] != ["end"]:
-        refuse(path, "line: format first and end last")
-    return fields
+    """Stops with "WHERE: why" and exit 2 (main says it)."""
+    raise ResultsError(where, why)
 
 
 def required(fields, kind):
@@ -157,14 +90,6 @@ def c_header(fields):
     out += [f"\t[F_{k.upper()}] = \"{k}\"," for k in keys]
     out += ["};", "", "#endif", ""]
     return "\n".join(out)
-
-
-def read_text(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        refuse(path, f"cannot read it: {e}")
 
 
 def with_block(text, block, path):
@@ -368,10 +293,10 @@ def check_line(fields, kind, words):
     """What is wrong with a line's fields, or None."""
     pairs = []
     for w in words:
-        key, eq, value = w.partition("=")
-        if not eq:
+        pair = results.word_pair(w)
+        if pair is None:
             return f"\"{w}\" is not a key=value field"
-        pairs.append((key, value))
+        pairs.append(pair)
     why, got = check_sequence(
         fields[kind], pairs, f"{kind}: field",
         lambda k, v: k if v is None else f"{k}={v}")
@@ -420,15 +345,23 @@ def check_block(fields, keys):
     return None
 
 
+def file_lines(path):
+    """PATH's numbered lines, then a format: line that closes the last
+    block.  Every line as the writer wrote it (a CR, a control byte),
+    each judged on its own: results.read_files() would stop at the
+    first that is not printable."""
+    return enumerate(read_text(path).split("\n") + ["format: "], 1)
+
+
 def check_files(fields, paths):
     bad = checked = blocks = 0
     by = {"module": 0, "e2e": 0}
     for path in paths:
-        text = read_text(path)
         block, start = None, 0
-        for n, line in enumerate(text.split("\n") + ["format: "], 1):
-            key, sep, value = line.partition(": ")
-            if key == "format" and sep:
+        for n, line in file_lines(path):
+            pair = results.key_line(line)
+            key, value = pair or (None, None)
+            if key == "format":
                 if block is not None:
                     why = check_block(fields, block)
                     blocks += 1
@@ -441,24 +374,16 @@ def check_files(fields, paths):
             if block is None:
                 print(f"{path}:{n}: a line before the first format: line")
                 bad = 1
-            elif not sep or not re.fullmatch(r"[a-z_]+", key):
+            elif pair is None:
                 print(f"{path}:{n}: not a \"KEY: value\" line")
                 bad = 1
             elif key not in KINDS:
                 block.append((key, value))
-            kind = line.split(":", 1)[0]
-            if kind not in KINDS or not line.startswith(kind + ": "):
+            if key not in KINDS:
                 continue
-            rest = line[len(kind) + 2:]
-            if kind in ("skip", "failed"):
-                # reason= takes the rest of the line
-                head, sep, reason = rest.partition(" reason=")
-                words = head.split(" ") + ([f"reason={reason}"] if sep else [])
-            else:
-                words = rest.split(" ")
-            why = check_line(fields, kind, words)
+            why = check_line(fields, key, results.row_words(fields, key, value))
             checked += 1
-            by["e2e" if kind == "failed" or
+            by["e2e" if key == "failed" or
                re.search(r" (wanted_)?context=e2e", line)
                else "module"] += 1
             if why:
@@ -474,17 +399,50 @@ def check_files(fields, paths):
     return bad
 
 
+def coverage(fields, paths):
+    """The lines and fields results.schema declares that none of PATHS
+    holds: given the files of every writer, those no writer writes."""
+    seen = {kind: set() for kind in fields}
+    for path in paths:
+        for _, line in results.numbered_lines(path):
+            key, value = results.key_line(line) or (None, None)
+            if key in KINDS:
+                seen[key] |= {pair[0] for pair in map(
+                    results.word_pair, results.row_words(fields, key, value))
+                    if pair}
+            elif key:
+                seen[LINE].add(key)
+    missing = [(f"{f.key}: line" if kind == LINE else f"{kind}: {f.key}=")
+               + f" ({f.presence})"
+               for kind in (LINE,) + KINDS for f in fields[kind]
+               if f.key not in seen[kind]]
+    for what in missing:
+        print(f"results.schema: {what} is in none of the files given")
+    if missing:
+        return 1
+    print(f"results.schema: every line and field it declares is in the "
+          f"{len(paths)} files given")
+    return 0
+
+
 def main(argv):
-    if len(argv) < 2 or argv[1] not in ("write", "check-sources", "check") \
-       or (argv[1] == "check") != (len(argv) > 2):
+    if len(argv) < 2 or \
+       argv[1] not in ("write", "check-sources", "check", "coverage") or \
+       (argv[1] in ("check", "coverage")) != (len(argv) > 2):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
-    fields = read_schema()
-    if argv[1] == "write":
-        return write(fields)
-    if argv[1] == "check-sources":
-        return check_sources(fields)
-    return check_files(fields, argv[2:])
+    try:
+        fields = results.read_schema(SCHEMA)
+        if argv[1] == "write":
+            return write(fields)
+        if argv[1] == "check-sources":
+            return check_sources(fields)
+        if argv[1] == "coverage":
+            return coverage(fields, argv[2:])
+        return check_files(fields, argv[2:])
+    except ResultsError as e:
+        print(e, file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

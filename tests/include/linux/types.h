@@ -36,5 +36,9 @@ typedef s64 __s64;
 #define __printf(a, b)	__attribute__((					\
 	__format__(__printf__, a, b)))
 #endif
+#ifndef __always_unused
+#define __always_unused	__attribute__((					\
+	__unused__))
+#endif
 
 #endif /* _LINUX_TYPES_H */

@@ -160,9 +160,16 @@ bad	sample-over-range	small	FIRST { sub(/ ns_samples=[^ ]*/, " ns_samples=1e20")
 bad	samples-more-than-reps	small	FIRST { sub(/ cycles_samples=[^ ]*/, "&,3.001") } { print }
 bad	samples-counts-differ	small	FIRST { sub(/ reps=1 /, " reps=2 "); sub(/ cycles_samples=[^ ]*/, "&,3.001") } { print }
 bad	sample-in-format2	small2	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=1..5") } { print }
-good	samples-with-exponent	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=3.003e0"); sub(/ ns_samples=[^ ]*/, " ns_samples=0.3008e1") } { print }
+bad	samples-with-exponent	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=3.003e0"); sub(/ ns_samples=[^ ]*/, " ns_samples=0.3008e1") } { print }
 good	samples-with-leading-zeros	small	FIRST { sub(/ cycles_samples=[^ ]*/, " cycles_samples=003.003") } { print }
-good	per-elem-within-a-unit	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, " cycles_per_elem=3.0") } { print }
+bad	per-elem-two-decimals	small	FIRST { sub(/ cycles_per_elem=[^ ]*/, " cycles_per_elem=3.00") } { print }
+bad	pages-not-a-number	small	FIRST { sub(/ pages_allocated=[0-9]+/, " pages_allocated=12x") } { print }
+bad	median-three-decimals	small	FIRST { sub(/ cycles_median=[^ ]*/, " cycles_median=3.000") } { print }
+bad	cheaper-than-not-a-name	small	FIRST { sub(/ cheaper_than=[^ ]*/, " cheaper_than=a.b") } { print }
+bad	path-unknown	small	FIRST { sub(/ path=[^ ]*/, " path=nowhere") } { print }
+bad	skip-bit-not-a-number	small	/^end:/ { print "skip: name=lock run_flags_bit=x wanted_context=process reason=x"; print "end: tests=1 skips=1"; next } { print }
+bad	cpu-cycles-not-a-number	tcg	/^cpu:/ { sub(/ cycles=[0-9]+/, " cycles=1x") } { print }
+good	unknown-field-any-value	small	FIRST { print $0 " later_field=x,y:z"; next } { print }
 bad	prof-missing	prof	/^prof/ { next } { print }
 bad	prof-twice	prof	/^end:/ { print "prof: name=for_loop windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }
 bad	prof-of-no-test	prof	/^end:/ { print "prof: name=lock windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }

@@ -72,13 +72,51 @@ def shell_block(fields):
             f"{END}\n")
 
 
+def c_string(s):
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def c_field_types(fields):
+    """Every declared field of KINDS' lines with its type: a POSIX
+    extended regular expression of the whole value, and its words."""
+    used = [t for t in results.TYPES
+            if any(f.type == t for k in KINDS for f in fields[k])]
+    out = ["/*",
+           " * Every field results.schema declares on test:, skip:, cpu: and",
+           " * failed: lines, with its type: an extended regular expression",
+           " * its whole value matches, and what that is in words.",
+           " */",
+           "enum field_type {"]
+    out += [f"\tT_{t.upper()}," for t in used]
+    out += ["\tNR_FIELD_TYPES,", "};", "",
+            "static const struct field_type_def {",
+            "\tconst char *ere;",
+            "\tconst char *what;",
+            "} field_types[NR_FIELD_TYPES] = {"]
+    for t in used:
+        out += [f"\t[T_{t.upper()}] = {{",
+                f"\t\t\"^({c_string(results.TYPES[t])})$\",",
+                f"\t\t\"{c_string(results.TYPE_WORDS[t])}\",",
+                "\t},"]
+    out += ["};", "",
+            "static const struct declared_field {",
+            "\tconst char *kind;",
+            "\tconst char *key;",
+            "\tenum field_type type;",
+            "} declared_fields[] = {"]
+    out += [f"\t{{ \"{k}:\", \"{f.key}\", T_{f.type.upper()} }},"
+            for k in KINDS for f in fields[k]]
+    return out + ["};", ""]
+
+
 def c_header(fields):
     keys = required(fields, "test")
     out = ["/* SPDX-License-Identifier: GPL-2.0 */",
            "/*",
            " * Generated from results.schema by tools/results-schema.py write;",
            " * do not edit.  The fields of a test: line that format 3 always",
-           " * has, in the order the module writes them.",
+           " * has, in the order the module writes them; the type of every",
+           " * declared field.",
            " */",
            "#ifndef RESULTS_FIELDS_H",
            "#define RESULTS_FIELDS_H",
@@ -88,7 +126,7 @@ def c_header(fields):
     out += ["\tNR_FIELDS,", "};", "",
             "static const char * const field_names[NR_FIELDS] = {"]
     out += [f"\t[F_{k.upper()}] = \"{k}\"," for k in keys]
-    out += ["};", "", "#endif", ""]
+    out += ["};", ""] + c_field_types(fields) + ["#endif", ""]
     return "\n".join(out)
 
 

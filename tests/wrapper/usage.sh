@@ -92,7 +92,7 @@ expect "a baseline of two loads: usage error naming the second's format: line, e
 	sh "$WRAPPER" -d /nonexistent -b "$dir/twice.results" -p 5
 badnum=$(variant badnum.results '/name=lock /s/ cycles=441629 / cycles=44x /')
 expect "a baseline with a bad number: usage error naming FILE:LINE, exit 1" 1 \
-	"baseline $badnum:18: test lock: bad number in cycles=44x" \
+	"baseline $badnum:18: test lock: cycles=44x is not a whole number" \
 	sh "$WRAPPER" -d /nonexistent -b "$badnum" -p 5
 expect "a baseline of another instrument: usage error, exit 1" 1 \
 	"the baseline $TCG counts with tcg, the results of $ICOUNT count with icount" \

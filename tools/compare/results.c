@@ -17,6 +17,8 @@
  * env.c, strtab.c and util.c below it, never input.c.
  */
 #include <math.h>
+#include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +31,11 @@
 #define KEY_HEAD	"abcdefghijklmnopqrstuvwxyz_"
 #define KEY_CHARS	KEY_HEAD "0123456789"
 
-/* enum test_field and field_names[]: the test: fields format 3 has */
+/*
+ * enum test_field and field_names[]: the test: fields format 3 has;
+ * declared_fields[] and field_types[]: every field results.schema
+ * declares, with its type
+ */
 #include "results_fields.h"
 
 /* Where a metric's values are: a total, a per-element value, a list. */
@@ -403,6 +409,73 @@ static int cmp_word_key(const void *a, const void *b)
 	return c ? c : (p->len > q->len) - (p->len < q->len);
 }
 
+/* The declared field @key (@len bytes) of a @kind line, or NULL. */
+static const struct declared_field *declared_field(const char *kind,
+						   const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(declared_fields); i++) {
+		const struct declared_field *d = &declared_fields[i];
+
+		if (!strcmp(d->kind, kind) && strlen(d->key) == len &&
+		    !memcmp(d->key, key, len))
+			return d;
+	}
+	return NULL;
+}
+
+/* The compiled pattern of a field type, compiled on first use. */
+static const regex_t *field_type_re(enum field_type type)
+{
+	static regex_t re[NR_FIELD_TYPES];
+	static bool compiled[NR_FIELD_TYPES];
+
+	if (!compiled[type]) {
+		/* generated from results.schema: a failure is the generator's */
+		if (regcomp(&re[type], field_types[type].ere,
+			    REG_EXTENDED | REG_NOSUB)) {
+			fprintf(stderr, PROG ": cannot compile \"%s\"\n",
+				field_types[type].ere);
+			exit(2);
+		}
+		compiled[type] = true;
+	}
+	return &re[type];
+}
+
+/* A field of a line: its kind ("test:"), its test's name, key and value. */
+struct field_word {
+	const char *kind;
+	const char *name, *key, *val;
+	size_t name_len, key_len, val_len;
+};
+
+/*
+ * Whether the value of the field @w is of its declared type; false,
+ * reported, if not.  A key the schema does not declare is a field added
+ * after this reader: not judged, as split_words() ignores it.
+ */
+static bool value_ok(struct parse_ctx *ctx, const struct field_word *w)
+{
+	const struct declared_field *d;
+	char *v;
+	bool ok;
+
+	d = declared_field(w->kind, w->key, w->key_len);
+	if (!d)
+		return true;
+	v = xasprintf("%.*s", (int)w->val_len, w->val);
+	ok = !regexec(field_type_re(d->type), v, 0, NULL, 0);
+	if (!ok)
+		parse_error(ctx, "%.*s %.*s: %s=%s is not %s",
+			    (int)strlen(w->kind) - 1, w->kind,
+			    (int)w->name_len, w->name, d->key, echo(v).s,
+			    field_types[d->type].what);
+	free(v);
+	return ok;
+}
+
 /* Whether two of the @nr keys at @keys are one; false, reported, if so. */
 static bool keys_once(struct parse_ctx *ctx, struct word_key *keys, size_t nr)
 {
@@ -430,6 +503,7 @@ static bool keys_once(struct parse_ctx *ctx, struct word_key *keys, size_t nr)
 static bool words_ok(struct parse_ctx *ctx, const char *kind, const char *s)
 {
 	bool skip = !strcmp(kind, "skip:"), reason = false, ok = true;
+	struct field_word w = { .kind = kind };
 	struct word_key *keys = NULL;
 	size_t nr = 0, cap = 0, len, key;
 
@@ -441,6 +515,8 @@ static bool words_ok(struct parse_ctx *ctx, const char *kind, const char *s)
 	}
 	if (!name_ok(ctx, s + 5, len - 5))
 		return false;
+	w.name = s + 5;
+	w.name_len = len - 5;
 	for (key = 4;; key = strspn(s, KEY_HEAD) ? strspn(s, KEY_CHARS) : 0) {
 		if (!key || key + 1 >= len || s[key] != '=') {
 			parse_error(ctx, "malformed field '%.*s': %s",
@@ -455,6 +531,14 @@ static bool words_ok(struct parse_ctx *ctx, const char *kind, const char *s)
 		}
 		keys[nr].s = s;
 		keys[nr++].len = key;
+		w.key = s;
+		w.key_len = key;
+		w.val = s + key + 1;
+		w.val_len = len - key - 1;
+		if (ctx->res.format >= 3 && !value_ok(ctx, &w)) {
+			ok = false;
+			break;
+		}
 		s += len;
 		s += strspn(s, " \t");
 		len = strcspn(s, " \t");

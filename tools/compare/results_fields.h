@@ -2,7 +2,8 @@
 /*
  * Generated from results.schema by tools/results-schema.py write;
  * do not edit.  The fields of a test: line that format 3 always
- * has, in the order the module writes them.
+ * has, in the order the module writes them; the type of every
+ * declared field.
  */
 #ifndef RESULTS_FIELDS_H
 #define RESULTS_FIELDS_H
@@ -56,6 +57,179 @@ static const char * const field_names[NR_FIELDS] = {
 	[F_EXPECT_RELEASED] = "expect_released",
 	[F_EXPECT_STATS] = "expect_stats",
 	[F_CHEAPER_THAN] = "cheaper_than",
+};
+
+/*
+ * Every field results.schema declares on test:, skip:, cpu: and
+ * failed: lines, with its type: an extended regular expression
+ * its whole value matches, and what that is in words.
+ */
+enum field_type {
+	T_NAME,
+	T_NAME_OR_DASH,
+	T_NAMES_OR_DASH,
+	T_UINT,
+	T_INT,
+	T_UINT_OR_DASH,
+	T_WORD,
+	T_DASH,
+	T_MILLI2,
+	T_MILLI3,
+	T_MILLI3_LIST,
+	T_PATHS_OR_DASH,
+	T_STAT_SUMS,
+	T_TEXT,
+	NR_FIELD_TYPES,
+};
+
+static const struct field_type_def {
+	const char *ere;
+	const char *what;
+} field_types[NR_FIELD_TYPES] = {
+	[T_NAME] = {
+		"^([A-Za-z0-9_-]{1,64})$",
+		"a test name (1 to 64 of A-Z a-z 0-9 _ -)",
+	},
+	[T_NAME_OR_DASH] = {
+		"^([A-Za-z0-9_-]{1,64}|-)$",
+		"a test name or -",
+	},
+	[T_NAMES_OR_DASH] = {
+		"^([A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64})*|-)$",
+		"a list of test names or -",
+	},
+	[T_UINT] = {
+		"^([0-9]+)$",
+		"a whole number",
+	},
+	[T_INT] = {
+		"^(-?[0-9]+)$",
+		"a whole number, - before a negative one",
+	},
+	[T_UINT_OR_DASH] = {
+		"^([0-9]+|-)$",
+		"a whole number or -",
+	},
+	[T_WORD] = {
+		"^([a-z0-9_]+)$",
+		"a word of a-z, 0-9 and _",
+	},
+	[T_DASH] = {
+		"^(-)$",
+		"-",
+	},
+	[T_MILLI2] = {
+		"^([0-9]+\\.[0-9]{2})$",
+		"a number with two decimals",
+	},
+	[T_MILLI3] = {
+		"^([0-9]+\\.[0-9]{3})$",
+		"a number with three decimals",
+	},
+	[T_MILLI3_LIST] = {
+		"^([0-9]+\\.[0-9]{3}(,[0-9]+\\.[0-9]{3})*)$",
+		"a list of numbers with three decimals",
+	},
+	[T_PATHS_OR_DASH] = {
+		"^((cache|ring|allocator|frag|unknown)(,(cache|ring|allocator|frag|unknown))*|-)$",
+		"a list of paths (cache, ring, allocator, frag, unknown) or -",
+	},
+	[T_STAT_SUMS] = {
+		"^([a-z_]+(\\+[a-z_]+)*:[0-9]+(,[a-z_]+(\\+[a-z_]+)*:[0-9]+)*|-)$",
+		"a list of counter sums (name+name:N) or -",
+	},
+	[T_TEXT] = {
+		"^(.+)$",
+		"text",
+	},
+};
+
+static const struct declared_field {
+	const char *kind;
+	const char *key;
+	enum field_type type;
+} declared_fields[] = {
+	{ "test:", "name", T_NAME },
+	{ "test:", "run_flags_bit", T_UINT_OR_DASH },
+	{ "test:", "row", T_UINT_OR_DASH },
+	{ "test:", "context", T_WORD },
+	{ "test:", "wanted_context", T_WORD },
+	{ "test:", "cpu", T_INT },
+	{ "test:", "cpu_moves", T_UINT },
+	{ "test:", "reps", T_UINT },
+	{ "test:", "loops", T_UINT },
+	{ "test:", "invoke_count", T_UINT },
+	{ "test:", "total_invoke_count", T_UINT },
+	{ "test:", "cycles", T_UINT },
+	{ "test:", "ns", T_UINT },
+	{ "test:", "chunks", T_UINT },
+	{ "test:", "cycles_per_elem", T_MILLI3 },
+	{ "test:", "ns_per_elem", T_MILLI3 },
+	{ "test:", "preemptible_chunks", T_UINT },
+	{ "test:", "retried_chunks", T_UINT },
+	{ "test:", "perturbed_chunks", T_UINT },
+	{ "test:", "cycles_min", T_MILLI2 },
+	{ "test:", "cycles_median", T_MILLI2 },
+	{ "test:", "cycles_mean", T_MILLI2 },
+	{ "test:", "cycles_stddev", T_MILLI2 },
+	{ "test:", "cycles_max", T_MILLI2 },
+	{ "test:", "ns_min", T_MILLI2 },
+	{ "test:", "ns_median", T_MILLI2 },
+	{ "test:", "ns_mean", T_MILLI2 },
+	{ "test:", "ns_stddev", T_MILLI2 },
+	{ "test:", "ns_max", T_MILLI2 },
+	{ "test:", "cycles_samples", T_MILLI3_LIST },
+	{ "test:", "ns_samples", T_MILLI3_LIST },
+	{ "test:", "pmu", T_DASH },
+	{ "test:", "instructions_per_elem", T_MILLI2 },
+	{ "test:", "pmu_cycles_per_elem", T_MILLI2 },
+	{ "test:", "ipc", T_MILLI2 },
+	{ "test:", "pmu_skipped_chunks", T_UINT },
+	{ "test:", "other_ns", T_UINT },
+	{ "test:", "path", T_PATHS_OR_DASH },
+	{ "test:", "pages_allocated", T_UINT_OR_DASH },
+	{ "test:", "pages_released", T_UINT_OR_DASH },
+	{ "test:", "alloc_fast", T_UINT },
+	{ "test:", "alloc_slow", T_UINT },
+	{ "test:", "alloc_slow_high_order", T_UINT },
+	{ "test:", "alloc_empty", T_UINT },
+	{ "test:", "alloc_refill", T_UINT },
+	{ "test:", "alloc_waive", T_UINT },
+	{ "test:", "recycle_cached", T_UINT },
+	{ "test:", "recycle_cache_full", T_UINT },
+	{ "test:", "recycle_ring", T_UINT },
+	{ "test:", "recycle_ring_full", T_UINT },
+	{ "test:", "recycle_released_refcnt", T_UINT },
+	{ "test:", "check_packets", T_UINT },
+	{ "test:", "pp_refills", T_UINT },
+	{ "test:", "pp_put_pages", T_UINT },
+	{ "test:", "pp_alloc_pages", T_UINT },
+	{ "test:", "pp_alloc_frags", T_UINT },
+	{ "test:", "expect_path", T_PATHS_OR_DASH },
+	{ "test:", "expect_allocated_max", T_UINT_OR_DASH },
+	{ "test:", "expect_released", T_UINT_OR_DASH },
+	{ "test:", "expect_stats", T_STAT_SUMS },
+	{ "test:", "cheaper_than", T_NAMES_OR_DASH },
+	{ "test:", "twin", T_NAME_OR_DASH },
+	{ "test:", "cpus", T_UINT },
+	{ "skip:", "name", T_NAME },
+	{ "skip:", "run_flags_bit", T_UINT_OR_DASH },
+	{ "skip:", "wanted_context", T_WORD },
+	{ "skip:", "expect_path", T_PATHS_OR_DASH },
+	{ "skip:", "cheaper_than", T_NAMES_OR_DASH },
+	{ "skip:", "twin", T_NAME_OR_DASH },
+	{ "skip:", "cpus", T_UINT },
+	{ "skip:", "reason", T_TEXT },
+	{ "cpu:", "name", T_NAME },
+	{ "cpu:", "cpu", T_INT },
+	{ "cpu:", "role", T_WORD },
+	{ "cpu:", "invoke_count", T_UINT },
+	{ "cpu:", "cycles", T_UINT },
+	{ "cpu:", "ns", T_UINT },
+	{ "cpu:", "cycles_per_elem", T_MILLI3 },
+	{ "cpu:", "ns_per_elem", T_MILLI3 },
+	{ "failed:", "name", T_NAME },
+	{ "failed:", "reason", T_TEXT },
 };
 
 #endif

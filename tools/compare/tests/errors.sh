@@ -239,6 +239,9 @@ strict_cases() {
 	$1 "format 3: a test: line without a field the module always writes" 2 \
 		"bench-compare: data/f3_nofield.txt:16: test tasklet_page_pool01_fast_path: no ns= (format 3 always has it: cut short?)" \
 		data/f3_nofield.txt data/f3_after.txt
+	$1 "format 3: a field whose value is not of its type in results.schema" 2 \
+		"bench-compare: data/f3_type_err.txt:17: test tasklet_page_pool02_ptr_ring: expect_path=nowhere is not a list of paths (cache, ring, allocator, frag, unknown) or -" \
+		data/f3_type_err.txt data/f3_after.txt
 	$1 "format 3: a block without its end: line" 2 \
 		"bench-compare: data/f3_noend.txt:1: results block cut short: no end: line" \
 		data/f3_before.txt -- data/f3_noend.txt

@@ -90,6 +90,13 @@ track_mbox_index() {	# dir
 	done
 }
 
+# git am in make track's clone, as a committer of its own: git am and
+# its --abort want one, and a user may have none configured.
+track_am() {	# git-am-argument...
+	GIT_COMMITTER_NAME="make track" GIT_COMMITTER_EMAIL="track@localhost" \
+		git -C "$TRACK_SRC" am "$@"
+}
+
 track_mbox() {	# mbox dir
 	tm_box=$1 tm_dir=$2
 	[ -f "$tm_box" ] || [ -c "$tm_box" ] ||
@@ -161,7 +168,7 @@ track_mbox() {	# mbox dir
 	# applied in our clone, one patch at a time, so that a patch that
 	# does not apply is named; on a failure nothing stays applied
 	track_clone
-	git -C "$TRACK_SRC" am --abort >/dev/null 2>&1
+	track_am --abort >/dev/null 2>&1
 	git -C "$TRACK_SRC" checkout -q -f --detach "$TM_BASE" ||
 		die "cannot check out $TM_BASE in $TRACK_SRC"
 	: >"$tm_dir/series.tsv"
@@ -169,11 +176,8 @@ track_mbox() {	# mbox dir
 	while IFS="$(printf '\t')" read -r tm_mail _ tm_n _ _ tm_subj; do
 		[ "$tm_n" -gt 0 ] || continue
 		tm_i=$((tm_i + 1))
-		if ! GIT_COMMITTER_NAME="make track" \
-		     GIT_COMMITTER_EMAIL="track@localhost" \
-		     git -C "$TRACK_SRC" am -q "$tm_mail" >"$tm_dir/am.err" 2>&1
-		then
-			git -C "$TRACK_SRC" am --abort >/dev/null 2>&1
+		if ! track_am -q "$tm_mail" >"$tm_dir/am.err" 2>&1; then
+			track_am --abort >/dev/null 2>&1
 			git -C "$TRACK_SRC" checkout -q -f --detach "$TM_BASE"
 			tm_err=$(grep -m 1 '^error: ' "$tm_dir/am.err" ||
 				head -n 1 "$tm_dir/am.err")

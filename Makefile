@@ -160,6 +160,10 @@ check:
 check-quick:
 	TIER=quick sh tools/check.sh
 
+# The host's checks and tests alone, as any user: no guest, no package.
+check-host:
+	TIER=host sh tools/check.sh
+
 # Which accelerator (KVM or TCG) the guests would use, and why.
 accel:
 	sh tools/accel.sh
@@ -212,7 +216,7 @@ print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linu
 print-features:
 	@printf '%s\n' $(bench_features)
 
-.PHONY: all modules tools install clean run perf ab track bisect schema check check-quick accel debug-kernel \
+.PHONY: all modules tools install clean run perf ab track bisect schema check check-quick check-host accel debug-kernel \
 	copy-to-tree series series-export print-files print-features print-module-objs
 
 endif

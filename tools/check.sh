@@ -45,6 +45,9 @@
 # and tests, the builds against the first kernel and its one guest
 # counting instructions (every test, every check of the kselftest, a
 # CPU hog beside it); logs in build/check-quick.
+# TIER=host ("make check-host", for an edit of a parser, a writer or a
+# shell tool): the host's checks and tests alone, as any user, no
+# guest, no package installed; logs in build/check-host.
 set -u
 . "$(dirname "$0")/lib.sh"
 bench_lib guests e2e
@@ -55,16 +58,7 @@ done
 . "$BENCH_TOP/results_lib.sh"
 
 TIER=${TIER:-full}
-check_choice TIER "$TIER" full quick
-if [ "$TIER" = quick ]; then
-	set -- ${KERNELS:-6.12}
-	KERNELS=$1 CPUS=${CPUS:-max} DEBUG_KERNEL=0 AB=0
-fi
-KERNELS=${KERNELS:-"6.12 7.2 6.1"}
-CPUS=${CPUS:-"max qemu64"}
-DEBUG_KERNEL=${DEBUG_KERNEL:-1}
-AB=${AB:-1}
-ONLY=${ONLY:-}
+check_choice TIER "$TIER" full quick host
 SUITE_ICOUNT=${ICOUNT:-1}
 check_choice ICOUNT "$SUITE_ICOUNT" 0 1
 # The commands run here read these from the environment; each step says
@@ -72,16 +66,7 @@ check_choice ICOUNT "$SUITE_ICOUNT" 0 1
 unset ICOUNT ACCEL KERNEL KDIR ARGS CPU VCPUS TIMEOUT RESULTS LOADS ALPHA \
 	FAIL_ABOVE OUT TEST BEFORE AFTER BEFORE_KDIR AFTER_KDIR BEFORE_ARGS \
 	AFTER_ARGS BEFORE_APPEND AFTER_APPEND MAKEFLAGS MAKELEVEL
-check_choice DEBUG_KERNEL "$DEBUG_KERNEL" 0 1
-check_choice AB "$AB" 0 1
-for k in $KERNELS; do
-	check_choice KERNELS "$k" 6.12 7.2 6.1
-done
-[ -n "$KERNELS" ] || usage_die "KERNELS is empty: accepted: 6.12, 7.2, 6.1 or several"
-for cpu in $CPUS; do
-	check_cpu_model CPUS "$cpu"
-done
-[ -n "$CPUS" ] || usage_die "CPUS is empty: accepted: QEMU CPU models"
+ONLY=${ONLY:-}
 LOGDIR=$BENCH_TOP/build/check
 [ "$TIER" = full ] || LOGDIR=$LOGDIR-$TIER
 failures=
@@ -93,11 +78,89 @@ failures=
 # through the file BENCH_BUILT).
 STEPS=$LOGDIR/steps.tsv
 
+# The host's checks and tests: nothing boots, nothing times.  STEP is
+# step or lane_step.  Two halves of about the same time (30 s each
+# here), which the host and quick tiers run side by side.
+host_checks() {	# step
+	"$1" "unit tests of time_bench arithmetic" unit_tests
+	"$1" "results.schema: the module's writer, built from its sources on the host, and bench-e2e's saved rows follow it; every field it declares is written by one of them" \
+		writers_check
+	"$1" "README.rst and doc/*.rst render with docutils, no warning or error" \
+		/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
+	"$1" "bench-compare: unit and parser tests" make -s -C tools/compare check
+	"$1" "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \
+		sh tests/grammar_test.sh
+	"$1" "make track and make bisect: bad input refused in one line with exit 2, nothing built, the developer's tree untouched" \
+		sh tests/track_test.sh
+	"$1" "make ab: the guest order keeps host drift off both sides" \
+		ab_order_balanced
+	"$1" "ACCEL: the reason KVM cannot run the guest, one line from QEMU's recorded words, PVM first" \
+		accel_reason
+}
+host_checks_beside() {	# step
+	"$1" "kselftest wrapper: usage errors and skips, from a copy every user can read" \
+		sh tests/wrapper_test.sh
+	"$1" "results.schema: results_lib.sh's block and bench-compare's fields and types generated from it, doc/output.rst's format block in its order, every field and line the readers name declared; the tool's own tests" \
+		schema_sources
+	"$1" "tools/results.py, the Python tools' one reader: every saved results file read, hostile ones refused at FILE:LINE" \
+		python3 tests/results_py_test.py
+	"$1" "make series: every peel of upstream/series/ parses; a header line of another kind, or a path out of net/bench, refused at FILE:LINE with exit 2" \
+		sh tests/series_test.sh
+	"$1" "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
+		python3 tests/net_source_test.py
+}
+host_lane() {
+	host_checks_beside lane_step
+}
+
+# The host tier: the shell tests beside the rest, then done.
+if [ "$TIER" = host ]; then
+	for h_tool in make gcc python3 awk git; do
+		command -v "$h_tool" >/dev/null ||
+			die "make check-host needs $h_tool (make check installs what it needs)"
+	done
+	rm -rf "$LOGDIR"
+	mkdir -p "$LOGDIR"
+	use_debian_python
+	cd "$BENCH_TOP" || exit 1
+	start=$(date +%s)
+	ktap_print_header
+	needed_step "bench-compare and the unit tests build" build_host_tools
+	lane_start host host_lane
+	host_checks step
+	lane_join host
+	wall=$(($(date +%s) - start))
+	timing_table "$wall" >"$LOGDIR/timing.txt"
+	sed 's/^/# /' "$LOGDIR/timing.txt"
+	say "make check-host took $wall s (make check-quick adds a guest, make check everything)"
+	[ -z "$failures" ] || ktap_print_msg "failed:$failures"
+	ktap_finished
+fi
+if [ "$TIER" = quick ]; then
+	set -- ${KERNELS:-6.12}
+	KERNELS=$1 CPUS=${CPUS:-max} DEBUG_KERNEL=0 AB=0
+fi
+KERNELS=${KERNELS:-"6.12 7.2 6.1"}
+CPUS=${CPUS:-"max qemu64"}
+DEBUG_KERNEL=${DEBUG_KERNEL:-1}
+AB=${AB:-1}
+check_choice DEBUG_KERNEL "$DEBUG_KERNEL" 0 1
+check_choice AB "$AB" 0 1
+for k in $KERNELS; do
+	check_choice KERNELS "$k" 6.12 7.2 6.1
+done
+[ -n "$KERNELS" ] || usage_die "KERNELS is empty: accepted: 6.12, 7.2, 6.1 or several"
+for cpu in $CPUS; do
+	check_cpu_model CPUS "$cpu"
+done
+[ -n "$CPUS" ] || usage_die "CPUS is empty: accepted: QEMU CPU models"
+
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
 	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3 \
 	python3-ply python3-git python3-docutils shellcheck codespell
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
+use_debian_python
 boot_state >"$LOGDIR/boot.before"
 cd "$BENCH_TOP" || exit 1
 start=$(date +%s)
@@ -216,20 +279,11 @@ fuzz_lane() {
 	lane_step "bench-compare: fuzzed under ASan and UBSan" \
 		make -s -C tools/compare fuzz FUZZ_CASES=400
 }
-# The shell tests of the wrapper and of the one grammar: in the quick
-# tier beside the main line (its only other work is one guest), in the
-# full one on it, where the fuzz step takes the second core.
-shell_tests() {	# step|lane_step
-	"$1" "kselftest wrapper: usage errors and skips, from a copy every user can read" \
-		sh tests/wrapper_test.sh
-	"$1" "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \
-		sh tests/grammar_test.sh
-}
-shell_lane() {
-	shell_tests lane_step
-}
+# Half the host's checks in the quick tier beside the main line (its
+# only other work is one guest), in the full one on it, where the fuzz
+# step takes the second core.
 if [ "$TIER" = quick ]; then
-	lane_start shell shell_lane
+	lane_start host host_lane
 else
 	lane_start fuzz fuzz_lane
 fi
@@ -238,24 +292,10 @@ step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
 	tests/include/ktap_test.h tests/include/linux/*.h \
 	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
-	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h
-step "unit tests of time_bench arithmetic" unit_tests
-step "README.rst and doc/*.rst render with docutils, no warning or error" \
-	/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
-step "results.schema: results_lib.sh's block and bench-compare's fields generated from it, doc/output.rst's format block in its order, every field and line the readers name declared; the tool's own tests" \
-	schema_sources
-step "bench-compare: unit and parser tests" make -s -C tools/compare check
-step "make series: every peel of upstream/series/ parses; a header line of another kind, or a path out of net/bench, refused at FILE:LINE with exit 2" \
-	sh tests/series_test.sh
-step "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
-	python3 tests/net_source_test.py
-[ "$TIER" = quick ] || shell_tests step
-step "make track and make bisect: bad input refused in one line with exit 2, nothing built, the developer's tree untouched" \
-	sh tests/track_test.sh
-step "make ab: the guest order keeps host drift off both sides" \
-	ab_order_balanced
-step "ACCEL: the reason KVM cannot run the guest, one line from QEMU's recorded words, PVM first" \
-	accel_reason
+	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h \
+	tests/results_writer_test.c tests/include/asm/*.h
+host_checks step
+[ "$TIER" = quick ] || host_checks_beside step
 [ "$TIER" = quick ] || lane_join fuzz
 
 # The quick tier: the first kernel's guest counting instructions, alone.
@@ -267,7 +307,7 @@ if [ "$TIER" = quick ]; then
 		schema_written
 	step "the host's /boot and its linux-image packages are unchanged" \
 		boot_untouched
-	lane_join shell
+	lane_join host
 	wall=$(($(date +%s) - start))
 	timing_table "$wall" >"$LOGDIR/timing.txt"
 	sed 's/^/# /' "$LOGDIR/timing.txt"

@@ -10,11 +10,17 @@
 bench_lib kbuild
 
 # Installs the Debian packages named that are not installed yet.
+# One dpkg-query for them all (one a package cost 40 ms each, 0.9 s for
+# make check's list); one it does not know is missing too.
 need_packages() {
+	n_have=" $(dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null |
+		awk '/ ok installed$/ { printf "%s ", $1 }')"
 	missing=
 	for pkg in "$@"; do
-		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
-			grep -q 'ok installed' || missing="$missing $pkg"
+		case $n_have in
+		*" $pkg "*) ;;
+		*) missing="$missing $pkg" ;;
+		esac
 	done
 	[ -z "$missing" ] && return 0
 	[ "$(id -u)" = 0 ] ||

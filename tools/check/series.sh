@@ -98,6 +98,29 @@ series_build() {	# tree commit log
 	mkdir -p "${b_ok%/*}" && : >"$b_ok"
 }
 
+# The kselftest of COMMIT built (its module with W=1) and installed
+# into DIR, or the install of a commit whose selftests, KDIR and
+# compiler were the same, from the cache (12 s a build here).
+series_kselftest() {	# tree commit dir log
+	k_key=$({
+		git -C "$1" rev-parse "$2:tools/testing/selftests"
+		printf '%s\n' "$KDIR"
+		cat "$KDIR/include/config/kernel.release" 2>/dev/null
+		gcc --version
+	} | md5sum | cut -c1-16) || return 1
+	k_cache=$BENCH_CACHE/series-kselftest/$k_key
+	if [ -d "$k_cache" ]; then
+		say "$(git -C "$1" log -1 --format=%h "$2"): its kselftest built and installed before (cached)"
+		cp -a "$k_cache" "$3"
+		return
+	fi
+	quiet_build "$4" make -C "$1/tools/testing/selftests" -j"$(nproc)" \
+		TARGETS=net/bench KDIR="$KDIR" W=1 install INSTALL_PATH="$3" ||
+		return 1
+	mkdir -p "${k_cache%/*}" && rm -rf "$k_cache.tmp" &&
+		cp -a "$3" "$k_cache.tmp" && mv "$k_cache.tmp" "$k_cache"
+}
+
 series_tree() {
 	s_dir=$LOGDIR/series-$KERNEL_RELEASE
 	s_tree=$s_dir/linux
@@ -154,9 +177,8 @@ series_tree() {
 		# (with W=1)
 		case " $SERIES_SAMPLES $s_n " in
 		*" $s_k "*)
-			quiet_build "$s_dir/kselftest-$s_k.log" make -C "$s_tree/tools/testing/selftests" \
-				-j"$(nproc)" TARGETS=net/bench KDIR="$KDIR" W=1 install \
-				INSTALL_PATH="$s_dir/ksft/$s_k" ||
+			series_kselftest "$s_tree" "$c" "$s_dir/ksft/$s_k" \
+				"$s_dir/kselftest-$s_k.log" ||
 				{ say "patch $s_k: the kselftest build or install failed"; ok=1; }
 			s_built=$((s_built + 1)) s_prev=$c ;;
 		*)

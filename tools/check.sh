@@ -129,12 +129,7 @@ if [ "$TIER" = host ]; then
 	lane_start host host_lane
 	host_checks step
 	lane_join host
-	wall=$(($(date +%s) - start))
-	timing_table "$wall" >"$LOGDIR/timing.txt"
-	sed 's/^/# /' "$LOGDIR/timing.txt"
-	say "make check-host took $wall s (make check-quick adds a guest, make check everything)"
-	[ -z "$failures" ] || ktap_print_msg "failed:$failures"
-	ktap_finished
+	check_finished "make check-host" "(make check-quick adds a guest, make check everything)"
 fi
 if [ "$TIER" = quick ]; then
 	set -- ${KERNELS:-6.12}
@@ -308,12 +303,7 @@ if [ "$TIER" = quick ]; then
 	step "the host's /boot and its linux-image packages are unchanged" \
 		boot_untouched
 	lane_join host
-	wall=$(($(date +%s) - start))
-	timing_table "$wall" >"$LOGDIR/timing.txt"
-	sed 's/^/# /' "$LOGDIR/timing.txt"
-	say "make check-quick took $wall s (make check runs everything)"
-	[ -z "$failures" ] || ktap_print_msg "failed:$failures"
-	ktap_finished
+	check_finished "make check-quick" "(make check runs everything)"
 fi
 
 # The main line: per kernel, the whole suite timing cycles with the
@@ -424,9 +414,4 @@ step "results.schema: every block the guests wrote, the module's, env_collect's 
 step "the host's /boot and its linux-image packages are unchanged" \
 	boot_untouched
 
-wall=$(($(date +%s) - start))
-timing_table "$wall" >"$LOGDIR/timing.txt"
-sed 's/^/# /' "$LOGDIR/timing.txt"
-say "make check took $wall s"
-[ -z "$failures" ] || ktap_print_msg "failed:$failures"
-ktap_finished
+check_finished "make check"

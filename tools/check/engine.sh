@@ -191,3 +191,14 @@ use_debian_python() {
 	PATH=$LOGDIR/bin:$PATH
 	export PATH
 }
+
+# The end of a tier: the table of where its time went, printed and in
+# LOGDIR/timing.txt, the failed steps named, the KTAP totals and exit.
+check_finished() {	# what [remark]
+	wall=$(($(date +%s) - start))
+	timing_table "$wall" >"$LOGDIR/timing.txt"
+	sed 's/^/# /' "$LOGDIR/timing.txt"
+	say "$1 took $wall s${2:+ $2}"
+	[ -z "$failures" ] || ktap_print_msg "failed:$failures"
+	ktap_finished
+}

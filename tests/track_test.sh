@@ -88,7 +88,7 @@ refused() {	# description pattern script variable...
 }
 
 ktap_print_header
-ktap_set_plan 48
+ktap_set_plan 50
 refused "make track: no TREE" 'needs TREE=' track.sh RANGE=A..B
 refused "make track: TREE is no folder" 'TREE=/nonexistent: no such folder' \
 	track.sh TREE=/nonexistent RANGE=A..B
@@ -217,6 +217,23 @@ env TREE="$tree" RANGE=A..G OUT="$dir/base2" \
 	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
 ! grep -q '^building ' "$dir/said"
 report $? "make track: a rerun builds nothing, not even what did not build"
+
+# A shallow clone, whose history stops after the base: refused, saying
+# so.  A tree whose path has blanks and quotes: read and cloned as any
+# other, to the base's build (which fails here, exit 2).
+git clone -q --depth 1 "file://$tree" "$dir/shallow" || exit 1
+refused "make track: a shallow clone without the base" \
+	"'A' is no commit of .*shallow \\(a shallow clone: git -C .* fetch --unshallow\\)" \
+	track.sh TREE="$dir/shallow" RANGE=A..G
+quoted="$dir/the developer's \"linux\" tree"
+git clone -q "$tree" "$quoted" || exit 1
+env TREE="$quoted" RANGE=A..G OUT="$dir/quoted-out" \
+	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+rc=$?
+[ $rc = 2 ] &&
+	grep -q "^error: the base, [0-9a-f]\{12\}, does not build: build failed: make: " "$dir/said" &&
+	[ -z "$(git -C "$quoted" status --porcelain)" ]
+report $? "make track: a tree whose path has blanks and quotes, read, cloned and built as any other"
 
 # --- a series as posted: MBOX= ---------------------------------------
 

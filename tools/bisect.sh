@@ -77,9 +77,9 @@ need_packages git jq
 make -s -C "$BENCH_TOP/tools/compare" >&2 || die "cannot build bench-compare"
 track_repo "$TREE"
 BISECT_GOOD=$(track_commit "$GOOD") ||
-	usage_die "GOOD=$GOOD is no commit of $TRACK_TOP"
+	usage_die "GOOD=$GOOD is no commit of $TRACK_TOP$(track_shallow_hint)"
 BISECT_BAD=$(track_commit "$BAD") ||
-	usage_die "BAD=$BAD is no commit of $TRACK_TOP"
+	usage_die "BAD=$BAD is no commit of $TRACK_TOP$(track_shallow_hint)"
 [ "$BISECT_GOOD" != "$BISECT_BAD" ] ||
 	usage_die "GOOD and BAD are one commit: nothing to bisect"
 git -C "$TRACK_TOP" merge-base --is-ancestor "$BISECT_GOOD" "$BISECT_BAD" ||

@@ -81,6 +81,13 @@ track_commit() {	# rev
 	git -C "$TRACK_TOP" rev-parse --verify --quiet "$1^{commit}" 2>/dev/null
 }
 
+# What to add to "REV is no commit of TREE" when TREE is a shallow clone,
+# whose history stops before the commit asked for.
+track_shallow_hint() {
+	[ "$(git -C "$TRACK_TOP" rev-parse --is-shallow-repository 2>/dev/null)" = true ] &&
+		printf ' (a shallow clone: git -C %s fetch --unshallow)' "$TRACK_TOP"
+}
+
 # Text from a commit or a log, to a terminal: control characters but
 # the newline made "?".
 track_printable() {

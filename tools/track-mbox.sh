@@ -163,7 +163,7 @@ track_mbox() {	# mbox dir
 		*"$nl"*) usage_die "MBOX=$tm_box: its patches name different base commits; give BASE=" ;;
 		esac
 		TM_BASE=$(track_commit "$tm_bases") ||
-			usage_die "MBOX=$tm_box: its base-commit $(printf '%.12s' "$tm_bases") is not in $TRACK_TOP (fetch it, or give BASE=)"
+			usage_die "MBOX=$tm_box: its base-commit $(printf '%.12s' "$tm_bases") is not in $TRACK_TOP$(track_shallow_hint) (fetch it, or give BASE=)"
 	fi
 	# applied in our clone, one patch at a time, so that a patch that
 	# does not apply is named; on a failure nothing stays applied

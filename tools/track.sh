@@ -123,9 +123,9 @@ case $RANGE in
 *) usage_die "RANGE=$RANGE: expected BASE..HEAD" ;;
 esac
 t_base=$(track_commit "${RANGE%%..*}") ||
-	usage_die "RANGE=$RANGE: '${RANGE%%..*}' is no commit of $TRACK_TOP"
+	usage_die "RANGE=$RANGE: '${RANGE%%..*}' is no commit of $TRACK_TOP$(track_shallow_hint)"
 t_head=$(track_commit "${RANGE#*..}") ||
-	usage_die "RANGE=$RANGE: '${RANGE#*..}' is no commit of $TRACK_TOP"
+	usage_die "RANGE=$RANGE: '${RANGE#*..}' is no commit of $TRACK_TOP$(track_shallow_hint)"
 t_list=$(git -C "$TRACK_TOP" rev-list --first-parent --reverse \
 	"$t_base..$t_head") || usage_die "RANGE=$RANGE: git rev-list failed"
 [ -n "$t_list" ] || {

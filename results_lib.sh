@@ -280,6 +280,8 @@ results_strict_awk() {	# file program [name=value...]
 #   results_cpu_tests FILE           the tests with cpu: lines
 #   results_prof FILE TEST FIELD...  FIELDs of TEST's prof: line (format 4)
 #   results_prof_fns FILE TEST FIELD...  per prof_fn: line of TEST
+#   results_prof_rows FILE FIELD...  per prof: line, "TEST VALUE...", "-"
+#                                    for a missing FIELD
 #   results_check FILE...            bench-compare --check: every block
 #                                    of every FILE well-formed, else
 #                                    "FILE:LINE: why" (BENCH_COMPARE)
@@ -415,6 +417,12 @@ results_prof_fns() {	# file test field...
 	r_prof_test=$2
 	shift 2
 	__results_lines prof_fn: "$r_prof_test" - "" "$r_prof_file" "$@"
+}
+
+results_prof_rows() {	# file field...
+	r_prof_file=$1
+	shift
+	__results_lines prof: "" - 1 "$r_prof_file" "$@"
 }
 
 # The strict reader is bench-compare's (tools/compare): one grammar for

@@ -362,30 +362,24 @@ profile_kallsyms() {	# sections syms modsyms
 	}' "$p_tmp/secs" "$2" "$3"
 }
 
-# make perf PROFILE=1's table: TEST's functions by instructions.
+# make perf PROFILE=1's table: TEST's functions by instructions, read
+# through results_lib.sh (results_prof, results_prof_fns).
 profile_table() {	# results test
-	RESULTS_TEST=$2 awk '
-	$1 == "profile:" {
-		geometry = substr($0, 10)
-	}
-	($1 == "prof:" || $1 == "prof_fn:") && $2 == "name=" ENVIRON["RESULTS_TEST"] {
-		delete v
-		for (i = 3; i <= NF; i++) {
-			eq = index($i, "=")
-			v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-		}
-		if ($1 == "prof:") {
-			total = v["insns"]
-			summary = sprintf("%-46s %12s %7s %8s %8s %8s %8s %8s %8s", "total (" v["windows"] " windows)", v["insns"], "100.0%", v["loads"], v["stores"], v["atomics"], v["l1i_miss"], v["l1d_miss"], v["llc_miss"])
-			next
-		}
+	p_geometry=$(results_header "$1" profile)
+	p_total=$(results_prof "$1" "$2" windows insns loads stores atomics \
+		l1i_miss l1d_miss llc_miss | tr '\n' ' ')
+	[ -n "$p_geometry" ] && [ -n "${p_total%% *}" ] || return 1
+	results_prof_fns "$1" "$2" fn insns loads stores atomics l1i_miss \
+		l1d_miss llc_miss |
+		P_TOTAL=$p_total P_GEOMETRY=$p_geometry awk '
+	{
 		n++
-		fn[n] = v["fn"]; ins[n] = v["insns"]
-		rest[n] = sprintf("%8s %8s %8s %8s %8s %8s", v["loads"], v["stores"], v["atomics"], v["l1i_miss"], v["l1d_miss"], v["llc_miss"])
+		fn[n] = $1; ins[n] = $2
+		rest[n] = sprintf("%8s %8s %8s %8s %8s %8s", $3, $4, $5, $6, $7, $8)
 	}
 	END {
-		if (summary == "")
-			exit 1
+		split(ENVIRON["P_TOTAL"], v, " ")
+		total = v[2]
 		printf "%-46s %12s %7s %8s %8s %8s %8s %8s %8s\n", "function (per element)", "instructions", "share", "loads", "stores", "atomics", "L1I miss", "L1D miss", "LLC miss"
 		# by instructions, most first; ties by name
 		for (i = 1; i <= n; i++)
@@ -416,24 +410,19 @@ profile_table() {	# results test
 		}
 		if (nsmall)
 			printf "%-46s %12.3f %6.1f%% %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f\n", "(" nsmall " more, each under 0.01)", small_ins, (total > 0 ? 100 * small_ins / total : 0), small_rest[1], small_rest[2], small_rest[3], small_rest[4], small_rest[5], small_rest[6]
-		print summary
-		print "instructions, loads, stores, atomics and modelled misses per element (QEMU -icount, tools/profile; caches: " geometry ")"
-	}' "$1"
+		printf "%-46s %12s %7s %8s %8s %8s %8s %8s %8s\n", "total (" v[1] " windows)", v[2], "100.0%", v[3], v[4], v[5], v[6], v[7], v[8]
+		print "instructions, loads, stores, atomics and modelled misses per element (QEMU -icount, tools/profile; caches: " ENVIRON["P_GEOMETRY"] ")"
+	}'
 }
 
+# One line per test: its profile's totals per element (results_lib.sh's
+# results_prof_rows).
 profile_summary() {	# results
-	awk '
-	BEGIN {
-		printf "%-34s %8s %12s %8s %8s %8s %8s %8s %8s\n", "test", "windows", "instructions", "loads", "stores", "atomics", "L1I miss", "L1D miss", "LLC miss"
-	}
-	$1 == "prof:" {
-		delete v
-		for (i = 2; i <= NF; i++) {
-			eq = index($i, "=")
-			v[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-		}
-		printf "%-34s %8s %12s %8s %8s %8s %8s %8s %8s\n", v["name"], v["windows"], v["insns"], v["loads"], v["stores"], v["atomics"], v["l1i_miss"], v["l1d_miss"], v["llc_miss"]
-	}' "$1"
+	printf '%-34s %8s %12s %8s %8s %8s %8s %8s %8s\n' test windows \
+		instructions loads stores atomics "L1I miss" "L1D miss" "LLC miss"
+	results_prof_rows "$1" windows insns loads stores atomics l1i_miss \
+		l1d_miss llc_miss |
+		awk '{ printf "%-34s %8s %12s %8s %8s %8s %8s %8s %8s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }'
 }
 
 # Builds the profile plugin (tools/profile) against the installed QEMU's

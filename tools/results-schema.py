@@ -191,7 +191,7 @@ SHELL_READERS = {
 # shell files that read results files (the libraries' own tests use
 # made-up fields, results_lib.sh defines the functions)
 READER_FILES = ("test_bench_page_pool.sh", "env_lib.sh", "tests/guest/suite.sh",
-                "tools/*.sh")
+                "tests/guest/checks.sh", "tools/*.sh", "tools/check/*.sh")
 HDR_TYPES = {"HDR_TEXT": ("text",), "HDR_WORDS": ("words", "words_or_none"),
              "HDR_CLOCK": ("clock",), "HDR_ACCEL": ("accel",),
              "HDR_SELECTED": ("names",)}
@@ -397,7 +397,7 @@ def check_files(fields, paths):
     for path in paths:
         block, start = None, 0
         for n, line in file_lines(path):
-            pair = results.key_line(line)
+            pair = results.key_line(line, exact=True)
             key, value = pair or (None, None)
             if key == "format":
                 if block is not None:
@@ -419,7 +419,7 @@ def check_files(fields, paths):
                 block.append((key, value))
             if key not in KINDS:
                 continue
-            why = check_line(fields, key, results.row_words(fields, key, value))
+            why = check_line(fields, key, results.row_words(fields, key, value, exact=True))
             checked += 1
             by["e2e" if key == "failed" or
                re.search(r" (wanted_)?context=e2e", line)
@@ -443,10 +443,10 @@ def coverage(fields, paths):
     seen = {kind: set() for kind in fields}
     for path in paths:
         for _, line in results.numbered_lines(path):
-            key, value = results.key_line(line) or (None, None)
+            key, value = results.key_line(line, exact=True) or (None, None)
             if key in KINDS:
                 seen[key] |= {pair[0] for pair in map(
-                    results.word_pair, results.row_words(fields, key, value))
+                    results.word_pair, results.row_words(fields, key, value, exact=True))
                     if pair}
             elif key:
                 seen[LINE].add(key)

@@ -334,14 +334,14 @@ accel_choice() {	# kernel
 	"$@" ACCEL=tcg >"$a/tcg" 2>&1
 	say "ACCEL=tcg: $(cat "$a/tcg")"
 	grep -q '^accel: tcg, .*: ACCEL=tcg$' "$a/tcg" || ok=1
-	t0=$(date +%s)
+	a_t0=$(date +%s)
 	"$@" >"$a/auto" 2>&1 || ok=1
 	t1=$(date +%s)
 	"$@" >"$a/auto2" 2>&1 || ok=1
 	"$@" ACCEL=kvm >"$a/kvm" 2>&1
 	kvm_rc=$?
 	t2=$(date +%s)
-	say "ACCEL=auto ($((t1 - t0)) s): $(cat "$a/auto")"
+	say "ACCEL=auto ($((t1 - a_t0)) s): $(cat "$a/auto")"
 	say "again: $(cat "$a/auto2")"
 	say "ACCEL=kvm ($((t2 - t1)) s, exit $kvm_rc): $(cat "$a/kvm")"
 	[ "$(grep -c . "$a/auto")" = 1 ] || ok=1

@@ -4,7 +4,9 @@
 # One grammar for results files: every reader gives the same verdict on
 # the same file.  The strict reader is bench-compare's (--check); the
 # shell's results_check (results_lib.sh) and the kselftest wrapper's -c
-# read saved files through it.  A corpus of files, each a hand-written
+# read saved files through it; the Python tools' tools/results.py reads
+# them on its own, and must agree (formats 1 and 2 it leaves to
+# bench-compare, saying so).  A corpus of files, each a hand-written
 # results file of tests/wrapper_data with one change (e2e.results: make
 # run E2E=1 ICOUNT=1 of 6.12, with the end-to-end scenarios' rows), goes
 # through bench-compare and, under each shell the tests run in (sh,
@@ -273,6 +275,27 @@ for u in $SHELLS; do
 	done
 done
 
+# The Python tools' reader (tools/results.py), one run over every file:
+# FILE.python holds "ok", or the FILE:LINE it refused at, or "format"
+# for a block of format 1 or 2, which it leaves to bench-compare.
+# shellcheck disable=SC2046 # the names are K.results
+python3 -c '
+import sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import results
+for f in sys.argv[2:]:
+    try:
+        results.read_file(f)
+        said = "ok"
+    except results.ResultsError as e:
+        why = str(e)
+        said = "format" if ": the Python tools read formats 3 and 4" in why \
+            else why.split(": ", 1)[0]
+    with open(f + ".python", "w") as out:
+        out.write(said + "\n")
+' "$TOP/tools" $(cat "$dir/bad" "$dir/good") || exit 1
+
 # What -c said of each FILE in its run over LIST, into FILE.said.LIST.U:
 # "ok", or "not ok" and the FILE:LINE of the line under it (or
 # "format" when it refused a block of format 1 or 2).  A file of
@@ -335,6 +358,13 @@ check_case() {	# k verdict
 		[ "$c_rc" = 0 ] || c_ok=1
 	fi
 	said="bench-compare exit $c_rc ${c_at:-}"
+	IFS= read -r py <"$f.python"
+	said="$said; results.py $py"
+	if [ "$2" = bad ]; then
+		case $py in "$c_at" | format) ;; *) c_ok=1 ;; esac
+	else
+		case $py in ok | format) ;; *) c_ok=1 ;; esac
+	fi
 	for u in $SHELLS; do
 		if [ "$2" = bad ]; then
 			whole bad "$u" "$f"

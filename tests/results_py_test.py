@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """tools/results.py, the Python tools' reader of results files: every
 good fixture of the project reads, with its blocks, rows and profile
-lines; hostile files are refused at the right FILE:LINE, and the tools
+lines; hostile files are refused at the right FILE:LINE (bench-compare --check
+reads each first: the reasons are its words), and the tools
 that read through it turn a refusal into their exit 2.  Prints KTAP;
 exit 1 when a case fails."""
 import os
@@ -134,22 +135,22 @@ HOSTILE = [
      replaced(FIRST_TEST, test_line().replace(b"row=0", b"row=\0")),
      FIRST_TEST, "NUL byte"),
     ("a byte that is not UTF-8",
-     replaced(3, b"cpu_model: QEMU \xff CPU"), 3, "not UTF-8"),
+     replaced(3, b"cpu_model: QEMU \xff CPU"), 3, "non-printable byte 0xff"),
     ("a bidi override",
      replaced(2, "kernel: 6.1\u202e".encode()), 2, "U+202E"),
     ("a line that does not parse",
-     inserted(END, b"a stray line"), END, "not a \"KEY: value\""),
+     inserted(END, b"a stray line"), END, "expected a \"KEY: value\" line"),
     ("a line of a kind this reader does not know, without its blank",
-     inserted(6, b"colour:red"), 6, "not a \"KEY: value\""),
+     inserted(6, b"colour:red"), 6, "expected a \"KEY: value\" line"),
     ("a field this reader does not know, without its value",
      replaced(FIRST_TEST, test_line() + b" colour="),
-     FIRST_TEST, "\"colour=\" is not a key=value field"),
+     FIRST_TEST, "malformed field 'colour='"),
     ("a key given twice in a line",
      replaced(FIRST_TEST, test_line() + b" row=0"), FIRST_TEST, "row= given twice"),
     ("a header line given twice",
      inserted(5, b"clock: cycles"), 5, "given twice in the block"),
     ("a test given twice in a block",
-     inserted(FIRST_TEST + 1, test_line()), FIRST_TEST + 1, "given twice in the block"),
+     inserted(FIRST_TEST + 1, test_line()), FIRST_TEST + 1, "appears twice in one results block"),
     ("a value not of its type",
      replaced(FIRST_TEST, test_line().replace(b"cpu_moves=0", b"cpu_moves=x")),
      FIRST_TEST, "test for_loop: cpu_moves=x is not a whole number"),
@@ -159,13 +160,13 @@ HOSTILE = [
      replaced(FIRST_TEST, test_line().replace(b"test: name=for_loop ", b"test: ")),
      FIRST_TEST, "without name=TEST first"),
     ("a block without its end: line",
-     replaced(END, b""), 1, "without its end: line"),
+     replaced(END, b""), 1, "no end: line"),
     ("end: counts that are not the block's",
      replaced(END, b"end: tests=21 skips=1"), END, "cut short"),
     ("a line after the end: line",
      inserted(END + 1, b"kernel: x"), END + 1, "after the end: line"),
     ("a profile line in a format 3 block",
-     inserted(END, b"prof: name=for_loop windows=1"), END, "format 4 line in a format 3"),
+     inserted(END, b"prof: name=for_loop windows=1"), END, "prof: line in a format 3 block"),
     ("format 2",
      replaced(1, b"format: bench_page_pool_simple 2"), 1, "format 2: the Python tools"),
     ("a line before the first format: line",

@@ -14,14 +14,21 @@ grammar below instead of keeping its own copies.
 The reader is strict: it reads formats 3 and 4 (4 is 3 with the exact
 profile's lines, doc/profile.rst) and refuses, with ResultsError
 "FILE:LINE: why", a byte that is not printable UTF-8, a line that is
-not "KEY: value", a line or field results.schema does not declare, a
+not "KEY: value", a declared line or field that is not as declared, a
 key or test given twice, a value not of its type, a field or line
 every writer writes that is missing, and a block cut before its end:
-line.  Formats 1 and 2, which only bench-compare reads, are refused
+line.  bench-compare --check reads each file first, the one strict
+reader: a file it refuses is refused with its FILE:LINE.  What this
+reader does not refuse, bench-compare reads too (fields apart
+by blanks or tabs, lines of blanks, a line or field added later).
+Format 4's profile lines are taken as they are, key=value with name=
+first: no Python tool reads their values, and bench-compare checks
+them.  Formats 1 and 2, which only bench-compare reads, are refused
 with their own line.
 """
 import os
 import re
+import subprocess
 import unicodedata
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -86,7 +93,12 @@ PROFILE_ROWS = ("prof", "prof_fn")	# of key=value fields, name= first
 FORMATS = (3, 4)
 PROFILE_FORMAT = 4
 
-KEY_LINE = re.compile(r"([a-z_]+): (.*)")
+# "KEY:", blanks (spaces or tabs) and the value, or nothing after it
+KEY_LINE = re.compile(r"([a-z_]+):(?:[ \t]+(.*))?")
+EXACT_KEY_LINE = re.compile(r"([a-z_]+): (.*)")
+BLANKS = re.compile(r"[ \t]+")
+# types of a "KEY: value" line that may be empty for a reader
+EMPTY_OK = ("text", "words", "words_or_none")
 FIELD_KEY = re.compile(r"[a-z_][a-z0-9_]*")
 FORMAT_LINE = re.compile(r"bench_page_pool_simple ([0-9])")
 END_LINE = re.compile(r"tests=([0-9]+) skips=([0-9]+)")
@@ -182,16 +194,21 @@ def numbered_lines(path):
 
 def unprintable(where, line):
     """Refuses a LINE that holds a character no writer writes."""
-    bad = next((c for c in line if unicodedata.category(c) in UNPRINTABLE), None)
+    bad = next((c for c in line
+                if c != "\t" and unicodedata.category(c) in UNPRINTABLE), None)
     if bad is not None:
         what = "a NUL byte" if bad == "\0" else f"the unprintable U+{ord(bad):04X}"
         raise ResultsError(where, f"{what} at column {line.index(bad) + 1}")
 
 
-def key_line(line):
-    """(KEY, value) of a "KEY: value" line, or None."""
+def key_line(line, exact=False):
+    """(KEY, value) of a "KEY: value" line, or None.  EXACT: as the
+    writers write it, one blank after the colon (results-schema.py)."""
+    if exact:
+        m = EXACT_KEY_LINE.fullmatch(line)
+        return m.groups() if m else None
     m = KEY_LINE.fullmatch(line)
-    return m.groups() if m else None
+    return (m.group(1), (m.group(2) or "").rstrip(" \t")) if m else None
 
 
 def rest_key(fields, kind):
@@ -200,14 +217,21 @@ def rest_key(fields, kind):
     return next((f.key for f in fields.get(kind, ()) if f.type == "text"), None)
 
 
-def row_words(fields, kind, rest):
+def row_words(fields, kind, rest, exact=False):
     """The words of a row line after its "KIND: ": its key=value fields,
-    one taking the rest of the line if results.schema says so."""
+    one taking the rest of the line if results.schema says so.  EXACT:
+    words apart by one blank, as the writers write them."""
     key = rest_key(fields, kind)
-    if key is None:
-        return rest.split(" ")
-    head, sep, tail = rest.partition(f" {key}=")
-    return head.split(" ") + ([f"{key}={tail}"] if sep else [])
+    if exact:
+        if key is None:
+            return rest.split(" ")
+        head, sep, tail = rest.partition(f" {key}=")
+        return head.split(" ") + ([f"{key}={tail}"] if sep else [])
+    m = key and re.search(r"(^|[ \t])" + key + "=", rest)
+    if not m:
+        return BLANKS.split(rest.strip(" \t"))
+    head = rest[:m.start()].strip(" \t")
+    return (BLANKS.split(head) if head else []) + [key + "=" + rest[m.end():]]
 
 
 def word_pair(word):
@@ -272,7 +296,8 @@ class Reader:
 
     def read(self):
         for n, line in numbered_lines(self.path):
-            if line:
+            # a line of blanks is none, as for bench-compare
+            if line.strip(" \t"):
                 self.line(n, line)
         if not self.blocks:
             raise ResultsError(self.path, "no format: line: not a results file")
@@ -315,7 +340,9 @@ class Reader:
         field = self.lines[key]
         if key in block.header:
             self.refuse(n, f"{key}: given twice in the block")
-        if not field.pattern.fullmatch(value):
+        # bench-compare takes an empty line of text or words as empty
+        empty_ok = value == "" and field.type in EMPTY_OK
+        if not empty_ok and not field.pattern.fullmatch(value):
             self.refuse(n, f"{key}: {value} is no {field.type}")
         block.header[key] = value
         if key == "end":
@@ -375,7 +402,7 @@ class Reader:
                 self.refuse(n, "profile: given twice in the block")
             block.profile = value
             return
-        pairs = self.pairs(n, key, value.split(" "))
+        pairs = self.pairs(n, key, BLANKS.split(value.strip(" \t")))
         block.rows[key].append(Row(key, None, pairs, f"{self.path}:{n}"))
 
     def close(self):
@@ -400,9 +427,32 @@ def default_schema():
     return _schema
 
 
+def compare_check(path):
+    """bench-compare --check of PATH, the one strict reader: what it
+    refuses (a number that disagrees with its totals, a profile that
+    does not add up, a line over 64 KiB) is refused here with its
+    FILE:LINE, so that every reader gives one verdict on one file.
+    BENCH_COMPARE names it, else the tree's tools/compare/bench-compare."""
+    prog = os.environ.get("BENCH_COMPARE") or \
+        os.path.join(TOP, "tools", "compare", "bench-compare")
+    try:
+        p = subprocess.run([prog, "--check", path], stdin=subprocess.DEVNULL,
+                           capture_output=True, check=False)
+    except OSError as e:
+        raise ResultsError(path, f"cannot run bench-compare ({prog}: {e.strerror}; "
+                           "make -C tools/compare builds it)") from None
+    if p.returncode == 0:
+        return
+    why = p.stderr.decode("utf-8", "replace").split("\n", 1)[0]
+    why = why.removeprefix("bench-compare: ")
+    where, sep, rest = why.partition(": ")
+    raise ResultsError(where if sep else path, rest if sep else why)
+
+
 def read_file(path, fields=None):
     """[Block] of PATH, read strictly against FIELDS (results.schema's
-    by default)."""
+    by default), once bench-compare --check has found it whole."""
+    compare_check(path)
     return Reader(path, fields or default_schema()).read()
 
 

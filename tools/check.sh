@@ -115,10 +115,12 @@ host_lane() {
 
 # The host tier: the shell tests beside the rest, then done.
 if [ "$TIER" = host ]; then
-	for h_tool in make gcc python3 awk git; do
+	for h_tool in make gcc python3 awk git jq; do
 		command -v "$h_tool" >/dev/null ||
 			die "make check-host needs $h_tool (make check installs what it needs)"
 	done
+	/usr/bin/python3 -c 'import docutils' 2>/dev/null ||
+		die "make check-host needs Debian's python3-docutils (make check installs what it needs)"
 	rm -rf "$LOGDIR"
 	mkdir -p "$LOGDIR"
 	use_debian_python

@@ -153,7 +153,7 @@ track_mbox() {	# mbox dir
 		"$tm_dir/version.tsv")
 	if [ -n "${BASE:-}" ]; then
 		TM_BASE=$(track_commit "$BASE") ||
-			usage_die "BASE=$BASE: no commit of $TRACK_TOP"
+			usage_die "BASE=$BASE: no commit of $TRACK_TOP$(track_shallow_hint)"
 	else
 		# shellcheck disable=SC2086 # file names of our own, no blanks
 		tm_bases=$(sed -n 's/^base-commit: \([0-9a-f]\{40\}\)[[:space:]]*$/\1/p' \

@@ -17,7 +17,9 @@
 
 FILE is the wrapper's KTAP, as it printed it or nested ("# " before
 each line) by the kselftest runner, RESULTS a results file of format
-3 or 4 (read through tools/results.py).  Exit status: 0; 1 when a
+3 or 4 (read through tools/results.py, which runs bench-compare
+--check on it first: $BENCH_COMPARE, else tools/compare/bench-compare,
+built by make -C tools/compare).  Exit status: 0; 1 when a
 check fails, with one line per finding; 2 on bad usage or a results
 file refused (FILE:LINE: why).
 """

@@ -108,13 +108,12 @@ track_json() {	# out dir...
 	' >"$j_out/track.json" || die "cannot write $j_out/track.json"
 }
 
-# The table: a row per test, the base's value (where a commit was
-# compared with the base), then per commit its shift against its parent
-# where bench-compare says "change", "." for noise; the commits and what
-# moved under it, and the parent of a commit compared with another than
-# the one before it (COMMITS is the range's commits.tsv).
-track_table() {	# track.json commits
-	jq -r --rawfile tsv "$2" '
+# What the table and the reply show, from track.json, a line each:
+# "clock", "base", per commit "commit INDEX ID STATUS PARENT SUBJECT"
+# (PARENT when it is not the commit before), per test "row TEST BASE
+# CELL...", and "moved" per function that moved under a change.
+# shellcheck disable=SC2016 # jq's own $names
+TRACK_CELLS_JQ='
 	($tsv | split("\n") | map(select(length > 0) | split("\t")[1])) as $ids
 	| .clock as $clock
 	| .base.id as $base
@@ -133,7 +132,15 @@ track_table() {	# track.json commits
 	  (.commits[] | .index as $i | .rows[] | select(.verdict == "change")
 		| .test as $t | (.profile.moved // [])[]
 		| "moved\t\($i)\t\($t)\t\(.function)\t\(.counts.insns.diff)\t\(.counts.loads.diff)\t\(.counts.stores.diff)\t\(.counts.atomics.diff)\t\(.counts.l1d_miss.diff // 0)")
-	' "$1" | awk -F '\t' "$TRACK_MOVED_AWK"'
+'
+
+# The table: a row per test, the base's value (where a commit was
+# compared with the base), then per commit its shift against its parent
+# where bench-compare says "change", "." for noise; the commits and what
+# moved under it, and the parent of a commit compared with another than
+# the one before it (COMMITS is the range's commits.tsv).
+track_table() {	# track.json commits
+	jq -r --rawfile tsv "$2" "$TRACK_CELLS_JQ" "$1" | awk -F '\t' "$TRACK_MOVED_AWK"'
 	function signed(x) { return sprintf("%+.3f", x) }
 	$1 == "clock" { clock = $2; next }
 	$1 == "base" { base = $2; bsubj = $3; next }
@@ -191,26 +198,7 @@ track_table() {	# track.json commits
 # text each).  Text from the series is made ASCII ("?" for any other
 # byte) and wrapped.
 track_reply() {	# track.json commits series|- measured|- title
-	jq -r --rawfile tsv "$2" '
-	($tsv | split("\n") | map(select(length > 0) | split("\t")[1])) as $ids
-	| .clock as $clock
-	| .base.id as $base
-	| ([.commits[] | .rows[] | .test] | reduce .[] as $t ([]; if index([$t]) then . else . + [$t] end)) as $tests
-	| "clock\t\($clock // "instructions")",
-	  "base\t\(.base.id[0:12])\t\(.base.subject)",
-	  (.commits[] | "commit\t\(.index)\t\(.id[0:12])\t\(.status)\t\(.subject)"),
-	  ($tests[] as $t | "row\t\($t)\t" + ([.commits[] | select(.parent == $base) | (.rows[] | select(.test == $t)) as $r
-		| ($r[$clock].before // "")] | first // "" | tostring)
-		+ "\t" + ([.commits[] | [(.rows[] | select(.test == $t))] as $m
-		| if .status != "ok" then "x"
-		  elif ($m | length) == 0 then "-"
-		  elif $m[0].verdict == "change" then ($m[0][$clock].diff | tostring)
-		  elif $m[0].verdict == "noise" then "."
-		  else "?" end] | join("\t"))),
-	  (.commits[] | .index as $i | .rows[] | select(.verdict == "change")
-		| .test as $t | (.profile.moved // [])[]
-		| "moved\t\($i)\t\($t)\t\(.function)\t\(.counts.insns.diff)\t\(.counts.loads.diff)\t\(.counts.stores.diff)\t\(.counts.atomics.diff)\t\(.counts.l1d_miss.diff // 0)")
-	' "$1" | SERIES=$3 MEASURED=$4 TITLE=$5 LC_ALL=C awk -F '\t' \
+	jq -r --rawfile tsv "$2" "$TRACK_CELLS_JQ" "$1" | SERIES=$3 MEASURED=$4 TITLE=$5 LC_ALL=C awk -F '\t' \
 		"$TRACK_MOVED_AWK"'
 	function ascii(s) { gsub(/[^ -~]/, "?", s); return s }
 	function signed(x) { return sprintf("%+.3f", x) }
@@ -257,7 +245,7 @@ track_reply() {	# track.json commits series|- measured|- title
 	$1 == "clock" { clock = $2; next }
 	$1 == "base" { base = $2; bsubj = $3; next }
 	$1 == "commit" {
-		n++; idx[n] = $2; id[n] = $3; status[n] = $4; subj[n] = $5
+		n++; idx[n] = $2; id[n] = $3; status[n] = $4; subj[n] = $6
 		label[n] = ($2 in lab) ? lab[$2] : "[" $2 "]"
 		next
 	}

@@ -78,16 +78,22 @@ netdev_checks() {	# tree base head out
 	return $n_rc
 }
 
+# The cache key of a build of PATH at COMMIT in TREE: its git tree, and
+# the kernel and compiler it is built against.
+series_build_key() {	# tree commit path
+	{
+		git -C "$1" rev-parse "$2:$3"
+		printf '%s\n' "$KDIR"
+		cat "$KDIR/include/config/kernel.release" 2>/dev/null
+		gcc --version
+	} | md5sum | cut -c1-16
+}
+
 # A commit's page_pool/ built with W=1 against KDIR; a folder that
 # built clean before (its tree id, the kernel tree, the compiler) is
 # not built again.
 series_build() {	# tree commit log
-	b_key=$({
-		git -C "$1" rev-parse "$2:$SERIES_REL/page_pool"
-		printf '%s\n' "$KDIR"
-		cat "$KDIR/include/config/kernel.release" 2>/dev/null
-		gcc --version
-	} | md5sum | cut -c1-16) || return 1
+	b_key=$(series_build_key "$1" "$2" "$SERIES_REL/page_pool") || return 1
 	b_ok=$BENCH_CACHE/series-builds/$b_key.ok
 	if [ -f "$b_ok" ]; then
 		say "$(git -C "$1" log -1 --format=%h "$2"): page_pool/ built clean before (cached)"
@@ -102,12 +108,7 @@ series_build() {	# tree commit log
 # into DIR, or the install of a commit whose selftests, KDIR and
 # compiler were the same, from the cache (12 s a build here).
 series_kselftest() {	# tree commit dir log
-	k_key=$({
-		git -C "$1" rev-parse "$2:tools/testing/selftests"
-		printf '%s\n' "$KDIR"
-		cat "$KDIR/include/config/kernel.release" 2>/dev/null
-		gcc --version
-	} | md5sum | cut -c1-16) || return 1
+	k_key=$(series_build_key "$1" "$2" tools/testing/selftests) || return 1
 	k_cache=$BENCH_CACHE/series-kselftest/$k_key
 	if [ -d "$k_cache" ]; then
 		say "$(git -C "$1" log -1 --format=%h "$2"): its kselftest built and installed before (cached)"

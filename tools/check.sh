@@ -240,7 +240,7 @@ side_lane() {
 		track_run
 	lane_step "make track's table of the series and its kcidb.json (KCIDB's rules, a checkout per commit): noise with intervals under one instruction at the comment; change at the three instructions (+3), the cold load (+3, a load, an L1D miss), the atomic (+10: gcc stops inlining, ptr_ring +1 in the shared caller) and the revert (-3), with their functions; noise elsewhere; FAIL_ABOVE=2 names the three instructions" \
 		track_table_check
-	lane_step "make ab ICOUNT=1 E2E, the series' base against its cold load: the scenario whose pages recycle into the cache reads +6 instructions per packet, the ring and fragment ones noise" \
+	lane_step "make ab ICOUNT=1 E2E, the series' base against its cold load: the scenario whose pages recycle into the cache reads +6 instructions per packet, the ring and fragment ones noise or within half an instruction" \
 		e2e_construction
 	lane_step "make bisect of the fast path over the series names the three instructions, the developer's tree untouched" \
 		track_bisect

@@ -17,7 +17,11 @@
 # apart from none and from a second recycle a packet (a timer tick that
 # lands in a repetition or not moves a figure by a few instructions a
 # packet, and the pools' warm-up adds hundredths); every other
-# scenario's, "noise"; in the A/A, every row "noise".  --within LO..HI
+# scenario's, "noise", or a shift whose interval lies within INSNS/12
+# of none: the ring scenario's pages that still recycle into the cache
+# (some one in seventy) carry a share of the change, +0.045 a packet
+# for INSNS 6 on the small 6.12 kernels, which six loads a side tell
+# from none in about one run of two; in the A/A, every row "noise".  --within LO..HI
 # takes instead any shift whose interval lies in LO..HI, for a scenario
 # whose count moves by boot: on the small 6.12 kernels, a load's
 # cheapest repetition of generic_xdp_drop ranged from 6409.77 to 6412.64
@@ -116,8 +120,10 @@ def main(argv):
             good = (row["verdict"] == "change" and ci is not None and
                     abs(diff - insns) < insns / 2 and ci[1] - ci[0] < insns)
         else:
-            want = "noise"
-            good = row["verdict"] == "noise"
+            bound = insns / 12
+            want = "noise, or a shift within +-%g per packet" % bound
+            good = row["verdict"] == "noise" or (
+                ci is not None and -bound <= ci[0] and ci[1] <= bound)
         good = good and aa_row["verdict"] == "noise"
         kinds.add(path == "cache")
         print("%s: path %s, wants %s: %s, %s%s%s" %

@@ -72,10 +72,10 @@ LOGDIR=$BENCH_TOP/build/check
 failures=
 . "$BENCH_TOP/ktap_lib.sh"
 
-# Where make check's time goes: a line a step, "SECONDS LANE RESULT
-# CACHE DESCRIPTION" with tabs, in the order they ran.  CACHE is "-",
-# or what the step had to fetch or build (tools/lib.sh's cache_miss,
-# through the file BENCH_BUILT).
+# Where make check's time goes: a line a step, "SECONDS CPU-SECONDS
+# LANE RESULT CACHE DESCRIPTION" with tabs, in the order they ran.
+# CACHE is "-", or what the step had to fetch or build (tools/lib.sh's
+# cache_miss, through the file BENCH_BUILT).
 STEPS=$LOGDIR/steps.tsv
 
 # The host's checks and tests: nothing boots, nothing times.  STEP is

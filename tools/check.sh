@@ -83,7 +83,7 @@ STEPS=$LOGDIR/steps.tsv
 # here), which the host and quick tiers run side by side.
 host_checks() {	# step
 	"$1" "unit tests of time_bench arithmetic" unit_tests
-	"$1" "results.schema: the module's writer, built from its sources on the host, and bench-e2e's saved rows follow it; every field it declares is written by one of them" \
+	"$1" "results.schema: the module's writer and bench-e2e's, built from their sources and run on the host, follow it; every field it declares is written by one of them" \
 		writers_check
 	"$1" "README.rst and doc/*.rst render with docutils, no warning or error" \
 		/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
@@ -290,7 +290,8 @@ step "checkpatch --strict on the sources" checkpatch \
 	tests/include/ktap_test.h tests/include/linux/*.h \
 	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
 	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h \
-	tests/results_writer_test.c tests/include/asm/*.h
+	tests/results_writer_test.c tests/e2e_rows_test.c \
+	tests/include/asm/*.h
 host_checks step
 [ "$TIER" = quick ] || host_checks_beside step
 [ "$TIER" = quick ] || lane_join fuzz

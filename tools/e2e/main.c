@@ -23,17 +23,15 @@
 
 #include "e2e.h"
 #include "module_file.h"
-#include "time_bench_math.h"
+#include "rows.h"
 
 #define VETH_SEND "bpe2e0"	/* pktgen and the devmap send here */
 #define VETH_RECV "bpe2e1"	/* its peer: the XDP program under test */
-#define MAX_REPS 100
 /* where bench-e2e, kpktgend_0 and the packets' softirqs run */
 #define E2E_CPU 0
 #define MAX_PACKETS 100000000u
 /* the threads whose run time is a scenario's cost */
 #define MAX_WORKERS 8
-#define LINE_MAX_LEN 65536
 
 struct run {
 	int counter_fd;		/* the packets the XDP program saw */
@@ -410,12 +408,6 @@ static int send_counted(const struct scenario *s, struct run *r, u32 n,
 	return 0;
 }
 
-struct rep {
-	u64 cycles, ns;	/* of the threads doing the work */
-	u64 other_ns;	/* the rest of the interval: idle, others */
-	int cpu;
-};
-
 /* kpktgend_0 and ksoftirqd/0, found once */
 static int pktgen_pid = -1, softirqd_pid = -1;
 
@@ -463,17 +455,6 @@ static int busy_ns(const struct run *r, u64 *ns, struct e2e_err *e)
 	return 0;
 }
 
-struct outcome {
-	struct rep reps[MAX_REPS];
-	u64 probe[E2E_NR_PROBES];
-	const char *path;
-	u64 off_cpu;	/* packets whose program ran off E2E_CPU */
-};
-
-struct params {
-	u32 packets, reps, check_packets;
-};
-
 /*
  * The path the probes saw over a pass of the check.  Pages from the page
  * allocator in a warm pool: recycling failed.  Fragments returned
@@ -499,7 +480,7 @@ static const char *path_of(const u64 *probe)
 }
 
 static int check_path(const struct scenario *s, struct run *r,
-		      const struct params *p, struct outcome *o,
+		      const struct e2e_params *p, struct e2e_outcome *o,
 		      struct e2e_err *e)
 {
 	u64 before[E2E_NR_PROBES], after[E2E_NR_PROBES];
@@ -534,7 +515,7 @@ static int check_path(const struct scenario *s, struct run *r,
 }
 
 static int measure(const struct scenario *s, struct run *r,
-		   const struct params *p, bool probes, struct outcome *o,
+		   const struct e2e_params *p, bool probes, struct e2e_outcome *o,
 		   struct e2e_err *e)
 {
 	u64 c0, n0, counted;
@@ -552,7 +533,7 @@ static int measure(const struct scenario *s, struct run *r,
 		return e->err;
 	default_workers(s, r);
 	for (i = 0; i < p->reps; i++) {
-		struct rep *rep = &o->reps[i];
+		struct e2e_rep *rep = &o->reps[i];
 		u64 busy0, busy1, wall;
 
 		rep->cpu = sched_getcpu();
@@ -587,52 +568,6 @@ static int measure(const struct scenario *s, struct run *r,
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* " key=x.yy" from thousandths */
-static void put_milli2(FILE *f, const char *unit, const char *stat,
-		       u64 milli)
-{
-	u64 hundredths = (milli + 5) / 10;
-
-	fprintf(f, " %s_%s=%llu.%02llu", unit, stat,
-		(unsigned long long)(hundredths / 100),
-		(unsigned long long)(hundredths % 100));
-}
-
-/* min, median, mean, stddev, max: the module's own summary */
-static void put_summary(FILE *f, const char *unit, const u64 *milli,
-			u32 n)
-{
-	struct time_bench_summary sum;
-	u64 v[MAX_REPS];
-
-	memcpy(v, milli, n * sizeof(*v));
-	sum = time_bench_summarize(v, n);
-	put_milli2(f, unit, "min", sum.min);
-	put_milli2(f, unit, "median", sum.median);
-	put_milli2(f, unit, "mean", sum.mean);
-	put_milli2(f, unit, "stddev", sum.stddev);
-	put_milli2(f, unit, "max", sum.max);
-}
-
-static void put_samples(FILE *f, const char *key, const u64 *milli,
-			u32 n)
-{
-	u32 i;
-
-	fprintf(f, " %s=", key);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%llu.%03llu", i ? "," : "",
-			(unsigned long long)(milli[i] / 1000),
-			(unsigned long long)(milli[i] % 1000));
-}
-
 /*
  * Why this kernel cannot run the scenario, or NULL: its module is not
  * loaded (written into @buf), or the kernel lacks the symbol it needs.
@@ -659,77 +594,6 @@ static const char *expected_path(const struct scenario *s)
 	if (s->older_function && e2e_have_symbol(s->older_function))
 		return s->older_path;
 	return s->expect_path;
-}
-
-/* What the check pass counted, beside the module's fields. */
-static void put_probes(FILE *f, const struct params *p,
-		       const struct outcome *o)
-{
-	static const char *const keys[E2E_NR_PROBES] = {
-		[E2E_PROBE_REFILL] = "pp_refills",
-		[E2E_PROBE_PUT] = "pp_put_pages",
-		[E2E_PROBE_ALLOC_PAGE] = "pp_alloc_pages",
-		[E2E_PROBE_ALLOC_FRAG] = "pp_alloc_frags",
-	};
-	int i;
-
-	fprintf(f, " pages_allocated=%llu pages_released=%llu",
-		(unsigned long long)o->probe[E2E_PROBE_SLOW],
-		(unsigned long long)o->probe[E2E_PROBE_RELEASE]);
-	fprintf(f, " check_packets=%u", p->check_packets);
-	for (i = 0; i < E2E_PROBE_SLOW; i++)
-		fprintf(f, " %s=%llu", keys[i],
-			(unsigned long long)o->probe[i]);
-}
-
-static void put_test(FILE *f, const struct scenario *s,
-		     const struct params *p, const struct outcome *o)
-{
-	u64 cyc[MAX_REPS], ns[MAX_REPS], sorted[MAX_REPS];
-	u32 i, med = 0, moves = 0;
-	const struct rep *m;
-	u64 other;
-
-	for (i = 0; i < p->reps; i++) {
-		cyc[i] = time_bench_milli_per_elem(o->reps[i].cycles,
-						   p->packets);
-		ns[i] = time_bench_milli_per_elem(o->reps[i].ns, p->packets);
-		moves += o->reps[i].cpu != o->reps[0].cpu;
-	}
-	/* the repetition of median cost gives the totals (lower middle) */
-	memcpy(sorted, cyc, p->reps * sizeof(*cyc));
-	qsort(sorted, p->reps, sizeof(*sorted), cmp_u64);
-	while (cyc[med] != sorted[(p->reps - 1) / 2])
-		med++;
-	m = &o->reps[med];
-	/* the module's fields, in its order (doc/output.rst) */
-	/* e2e: every packet's program ran on the CPU whose time is counted */
-	fprintf(f, "test: name=%s run_flags_bit=- row=- context=%s", s->name,
-		o->off_cpu ? "e2e_off_cpu" : "e2e");
-	fprintf(f, " wanted_context=e2e cpu=%d cpu_moves=%u reps=%u loops=%u",
-		o->reps[0].cpu, moves, p->reps, p->packets);
-	fprintf(f, " invoke_count=%u total_invoke_count=%llu", p->packets,
-		(unsigned long long)p->reps * p->packets);
-	fprintf(f, " cycles=%llu ns=%llu chunks=%u",
-		(unsigned long long)m->cycles, (unsigned long long)m->ns,
-		p->reps);
-	put_samples(f, "cycles_per_elem", &cyc[med], 1);
-	put_samples(f, "ns_per_elem", &ns[med], 1);
-	put_summary(f, "cycles", cyc, p->reps);
-	put_summary(f, "ns", ns, p->reps);
-	put_samples(f, "cycles_samples", cyc, p->reps);
-	put_samples(f, "ns_samples", ns, p->reps);
-	for (i = 0, other = 0; i < p->reps; i++)
-		other += o->reps[i].other_ns;
-	fprintf(f, " pmu=- other_ns=%llu path=%s", (unsigned long long)other,
-		o->path);
-	if (strcmp(o->path, "unknown"))
-		put_probes(f, p, o);
-	else
-		fprintf(f, " pages_allocated=- pages_released=-");
-	fprintf(f, " expect_path=%s expect_allocated_max=-",
-		expected_path(s));
-	fputs(" expect_released=- expect_stats=- cheaper_than=-\n", f);
 }
 
 /* Strict whole numbers within [min, max]. */
@@ -789,71 +653,6 @@ static int parse_selection(const char *arg, bool *sel)
 	return rc;
 }
 
-/*
- * The module's results file: one format 3 block, read whole; its lines
- * are written again with the scenarios' rows joined to them.
- */
-struct module_file {
-	char *text;
-	size_t len;
-	unsigned long tests, skips;
-};
-
-static int read_module_file(const char *path, struct module_file *mf)
-{
-	size_t cap = 1 << 16, lines = 0;
-	const char *line, *nl, *end_line = NULL;
-	FILE *f = fopen(path, "re");
-	size_t got;
-	char extra;
-
-	if (!f) {
-		fprintf(stderr, "bench-e2e: -m %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	mf->text = malloc(cap);
-	mf->len = 0;
-	while (mf->text && (got = fread(mf->text + mf->len, 1,
-					cap - 1 - mf->len, f)) > 0) {
-		mf->len += got;
-		if (mf->len == cap - 1) {
-			cap *= 2;
-			mf->text = cap <= (1 << 24) ? realloc(mf->text, cap) :
-						      NULL;
-		}
-	}
-	fclose(f);
-	if (!mf->text) {
-		fprintf(stderr, "bench-e2e: -m %s: too large or out of memory\n",
-			path);
-		return -1;
-	}
-	mf->text[mf->len] = '\0';
-	if (strncmp(mf->text, "format: bench_page_pool_simple 3\n", 33) ||
-	    strlen(mf->text) != mf->len || !mf->len ||
-	    mf->text[mf->len - 1] != '\n')
-		goto bad;
-	for (line = mf->text; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (++lines > 1 && !strncmp(line, "format:", 7))
-			goto bad;
-		if ((size_t)(nl - line) > LINE_MAX_LEN || end_line)
-			goto bad;
-		if (!strncmp(line, "end: ", 5))
-			end_line = line;
-	}
-	if (!end_line || sscanf(end_line, "end: tests=%lu skips=%lu%c",
-				&mf->tests, &mf->skips, &extra) != 3 ||
-	    extra != '\n')
-		goto bad;
-	mf->len = end_line - mf->text;
-	return 0;
-bad:
-	fprintf(stderr, "bench-e2e: -m %s: %s\n", path,
-		"not one whole format 3 block of bench_page_pool_simple ending in its end: line");
-	return -1;
-}
-
 static void print_help(void)
 {
 	size_t i;
@@ -880,17 +679,17 @@ static void print_help(void)
 
 int main(int argc, char **argv)
 {
-	struct params p = { 20000, 5, 4096 };
+	struct e2e_params p = { 20000, 5, 4096 };
 	const char *module_path = NULL, *out_path = NULL;
 	bool sel[NR_SCENARIOS], probes = true, probes_ok;
 	unsigned long ran = 0, skipped = 0, failed = 0;
-	static struct outcome o;
-	struct module_file mf;
+	static struct e2e_outcome o;
+	struct e2e_module_file mf;
 	struct e2e_err e;
 	cpu_set_t cpu0;
-	const char *sel_line, *params_line, *why;
+	const char *names[NR_SCENARIOS], *why;
 	char module_why[128];
-	size_t i;
+	size_t i, nr_names;
 	FILE *f;
 	int opt;
 
@@ -932,7 +731,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'r':
-			if (parse_u32("-r", optarg, 1, MAX_REPS, &p.reps))
+			if (parse_u32("-r", optarg, 1, E2E_MAX_REPS, &p.reps))
 				return 2;
 			break;
 		case 'c':
@@ -952,16 +751,9 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || !module_path || !out_path)
 		print_help();
-	if (read_module_file(module_path, &mf) ||
+	if (e2e_read_module_file(module_path, &mf) ||
 	    e2e_check_module_file(module_path))
 		return 1;
-	sel_line = strstr(mf.text, "\nselected: ");
-	params_line = strstr(mf.text, "\nparams: ");
-	if (!sel_line || !params_line) {
-		fprintf(stderr, "bench-e2e: -m %s: no selected: or params: line\n",
-			module_path);
-		return 1;
-	}
 	f = fopen(out_path, "we");
 	if (!f) {
 		fprintf(stderr, "bench-e2e: -o %s: %s\n", out_path,
@@ -983,17 +775,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-e2e: no path checks: %s\n", e.why);
 
 	/* the header, with the scenarios added to params: and selected: */
-	fwrite(mf.text, 1, strchr(params_line + 1, '\n') - mf.text, f);
-	fprintf(f, " e2e_packets=%u e2e_reps=%u e2e_check_packets=%u",
-		p.packets, p.reps, p.check_packets);
-	fwrite(strchr(params_line + 1, '\n'), 1,
-	       strchr(sel_line + 1, '\n') - strchr(params_line + 1, '\n'), f);
-	for (i = 0; i < NR_SCENARIOS; i++) {
+	for (i = 0, nr_names = 0; i < NR_SCENARIOS; i++) {
 		if (sel[i])
-			fprintf(f, ",%s", scenarios[i].name);
+			names[nr_names++] = scenarios[i].name;
 	}
-	fwrite(strchr(sel_line + 1, '\n'), 1,
-	       mf.text + mf.len - strchr(sel_line + 1, '\n'), f);
+	e2e_put_header(f, &mf, &p, names, nr_names);
 
 	for (i = 0; i < NR_SCENARIOS; i++) {
 		const struct scenario *s = &scenarios[i];
@@ -1008,8 +794,7 @@ int main(int argc, char **argv)
 			continue;
 		why = missing_piece(s, module_why, sizeof(module_why));
 		if (why) {
-			fprintf(f, "skip: name=%s run_flags_bit=- wanted_context=e2e reason=%s\n",
-				s->name, why);
+			e2e_put_skip(f, s->name, why);
 			fprintf(stderr, "bench-e2e: %s skipped: %s\n", s->name,
 				why);
 			skipped++;
@@ -1020,28 +805,24 @@ int main(int argc, char **argv)
 		rc = measure(s, &r, &p, probes_ok, &o, &e);
 		run_teardown(&r);
 		if (rc && r.lacks[0]) {
-			fprintf(f, "skip: name=%s run_flags_bit=- wanted_context=e2e reason=%s\n",
-				s->name, r.lacks);
+			e2e_put_skip(f, s->name, r.lacks);
 			fprintf(stderr, "bench-e2e: %s skipped: %s\n", s->name,
 				r.lacks);
 			skipped++;
 			continue;
 		}
 		if (rc) {
-			/* no row: a failure never reads as a cost */
-			fprintf(f, "failed: name=%s reason=%s\n", s->name,
-				e.why);
+			e2e_put_failed(f, s->name, e.why);
 			fprintf(stderr, "bench-e2e: %s FAILED: %s\n", s->name,
 				e.why);
 			failed++;
 			continue;
 		}
-		put_test(f, s, &p, &o);
+		e2e_put_test(f, s->name, expected_path(s), &p, &o);
 		ran++;
 	}
 	e2e_probes_remove();
-	fprintf(f, "end: tests=%lu skips=%lu\n", mf.tests + ran,
-		mf.skips + skipped);
+	e2e_put_end(f, &mf, ran, skipped);
 	if (fclose(f)) {
 		fprintf(stderr, "bench-e2e: -o %s: %s\n", out_path,
 			strerror(errno));

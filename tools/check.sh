@@ -166,44 +166,11 @@ ktap_print_header
 needed_step "linux-source-6.12 unpacked: checkpatch, the debug kernel and the small kernels (cached)" \
 	unpack_source || exit 1
 
-for k in $KERNELS; do
-	needed_step "$k: Debian's kernel and headers (cached), the modules built" \
-		kernel_build "$k" || exit 1
-	if sparse_runs; then
-		s_desc="make W=1 C=2: no compiler warning, sparse clean"
-	else
-		s_desc="make W=1 C=2: no compiler warning (the host's sparse, $(sparse --version 2>/dev/null), is too old for this tree: kbuild runs none)"
-	fi
-	step "$KERNEL_RELEASE: $s_desc" build_w1_sparse "$MODS"
-	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
-	step "$KERNEL_RELEASE: modinfo describes every parameter" \
-		describes_params "$MODS"
-	step "$KERNEL_RELEASE: Kconfig gives a module, only with PAGE_POOL" \
-		kconfig_entry
-done
-
-# PREEMPT_RT, with 6.1: Debian 12's 6.1-rt is the one kernel whose
-# process-context windows stay preemptible (its spinlocks sleep), where
-# the engine's switch count is what keeps another task's work out.
-RT_IMAGE=
-case " $KERNELS " in
-*" 6.1 "*)
-	needed_step "6.1-rt: Debian's PREEMPT_RT kernel and headers (cached), the modules built" \
-		rt_build || exit 1
-	;;
-esac
-
 # Beside the main line, what times nothing: the debug kernel's guest
 # suite (lockdep and KASAN, no timing checks), the profile's check, then
 # the make ab runs that count instructions, which no load of the
 # machine moves.
 side_lane() {
-	if [ "$DEBUG_KERNEL" = 1 ]; then
-		lane_step "$KERNEL_RELEASE debug kernel: in-tree modules, guest suite, fail_page_alloc, kmemleak, run_kselftest.sh" \
-			guest_suite debug LONG_SECONDS=15 DEBUG=1 LEAK_LIMIT=80 \
-			LEAK_RUNS=5 LEAK_ARGS=loops=2000 PERF=0 KSFT_ARGS=time_ms=50 \
-			-- -c max -D "$KSFT_INSTALL"
-	fi
 	case " $KERNELS " in
 	*" 6.12 "*)
 		[ "$SUITE_ICOUNT" = 1 ] &&
@@ -247,43 +214,79 @@ side_lane() {
 	return 0
 }
 
-if [ "$DEBUG_KERNEL" = 1 ]; then
+# The debug kernel's guest suite (lockdep and KASAN, no timing checks)
+# in a lane of its own from the start: the longest step there is.
+debug_lane() {
+	lane_step "$KERNEL_RELEASE debug kernel: in-tree modules, guest suite, fail_page_alloc, kmemleak, run_kselftest.sh" \
+		guest_suite debug LONG_SECONDS=15 DEBUG=1 LEAK_LIMIT=80 \
+		LEAK_RUNS=5 LEAK_ARGS=loops=2000 PERF=0 KSFT_ARGS=time_ms=50 \
+		-- -c max -D "$KSFT_INSTALL"
+}
+if [ "$TIER" = full ] && [ "$DEBUG_KERNEL" = 1 ]; then
 	needed_step "debug kernel from linux-source-6.12 with the project in lib/bench_page_pool: make modules builds it (cached)" \
 		debug_kernel &&
 	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 \
 		"$(build_modules)" &&
 	needed_step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
-		kselftest_install || DEBUG_KERNEL=0
+		kselftest_install &&
+	lane_start debug debug_lane || DEBUG_KERNEL=0
 fi
+
+# The host's checks and the fuzz step, in a lane from the start too,
+# beside the kernels' builds: none of them times anything.  400
+# mutations (make fuzz's default is 1500) keep the fuzz step to about a
+# minute of one core (700 took 127 s in a whole make check).  In the
+# quick tier, half the host's checks beside the main line (its only
+# other work is one guest), the other half on it.
+full_host_lane() {
+	lane_step "bench-compare: fuzzed under ASan and UBSan" \
+		make -s -C tools/compare fuzz FUZZ_CASES=400
+	host_checks lane_step
+	host_checks_beside lane_step
+}
+if [ "$TIER" = full ]; then
+	needed_step "bench-compare, bench-e2e and the profile plugin build" build_host_tools
+	lane_start host full_host_lane
+else
+	needed_step "bench-compare builds" build_host_tools
+	lane_start host host_lane
+fi
+
+for k in $KERNELS; do
+	needed_step "$k: Debian's kernel and headers (cached), the modules built" \
+		kernel_build "$k" || exit 1
+	if sparse_runs; then
+		s_desc="make W=1 C=2: no compiler warning, sparse clean"
+	else
+		s_desc="make W=1 C=2: no compiler warning (the host's sparse, $(sparse --version 2>/dev/null), is too old for this tree: kbuild runs none)"
+	fi
+	step "$KERNEL_RELEASE: $s_desc" build_w1_sparse "$MODS"
+	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
+	step "$KERNEL_RELEASE: modinfo describes every parameter" \
+		describes_params "$MODS"
+	step "$KERNEL_RELEASE: Kconfig gives a module, only with PAGE_POOL" \
+		kconfig_entry
+done
+
+# PREEMPT_RT, with 6.1: Debian 12's 6.1-rt is the one kernel whose
+# process-context windows stay preemptible (its spinlocks sleep), where
+# the engine's switch count is what keeps another task's work out.
+RT_IMAGE=
+case " $KERNELS " in
+*" 6.1 "*)
+	needed_step "6.1-rt: Debian's PREEMPT_RT kernel and headers (cached), the modules built" \
+		rt_build || exit 1
+	;;
+esac
+
 AB_KDIR=
 if [ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
 	needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
 		track_kernels
 fi
-# What the second line's commands build, built once before it starts.
-if [ "$TIER" = full ]; then
-	needed_step "bench-compare, bench-e2e and the profile plugin build" build_host_tools
-	lane_start side side_lane
-else
-	needed_step "bench-compare builds" build_host_tools
-fi
+# The second line, once what its commands need is built.
+[ "$TIER" = full ] && lane_start side side_lane
 
-# The host's checks, the fuzz step beside them, while the second line
-# runs its first guests: none of them times anything.  400 mutations
-# (make fuzz's default is 1500) keep the fuzz step to about a minute of
-# one core (700 took 127 s in a whole make check).
-fuzz_lane() {
-	lane_step "bench-compare: fuzzed under ASan and UBSan" \
-		make -s -C tools/compare fuzz FUZZ_CASES=400
-}
-# Half the host's checks in the quick tier beside the main line (its
-# only other work is one guest), in the full one on it, where the fuzz
-# step takes the second core.
-if [ "$TIER" = quick ]; then
-	lane_start host host_lane
-else
-	lane_start fuzz fuzz_lane
-fi
 # shellcheck disable=SC2046
 step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
@@ -292,9 +295,7 @@ step "checkpatch --strict on the sources" checkpatch \
 	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h \
 	tests/results_writer_test.c tests/e2e_rows_test.c \
 	tests/include/asm/*.h
-host_checks step
-[ "$TIER" = quick ] || host_checks_beside step
-[ "$TIER" = quick ] || lane_join fuzz
+[ "$TIER" = quick ] && host_checks step
 
 # The quick tier: the first kernel's guest counting instructions, alone.
 if [ "$TIER" = quick ]; then
@@ -384,6 +385,8 @@ set -- $KERNELS
 use_kernel "$1"
 step "guest runner: files intact beside a busy console, payload status, a panic and a hang fail the guest, a failing or silent boot and an emulated int3 are retried" \
 	runner_contract
+lane_join host
+[ "$DEBUG_KERNEL" = 0 ] || lane_join debug
 lane_join side
 
 step "KTAP: the kselftest's default run has the same check names in every guest, on every kernel, CPU model and instrument, in and out of tree" \

@@ -18,11 +18,13 @@
 # early, a checkout path with spaces, signals, the accelerator, the
 # A/B of the small kernel and its three instructions); the end-to-end scenarios and their faults; PREEMPT_RT's
 # hog and the guest runner's contract.  Beside it runs what times
-# nothing: the debug kernel (lockdep, KASAN, kmemleak, DMA API
-# debugging, page_pool stats, built from Debian's linux-source-6.12
-# with this project in its tree: its in-tree modules run the guest suite
-# with fail_page_alloc runs and a kmemleak scan, and the kselftest
-# install of the tree runs through run_kselftest.sh), the profile's
+# nothing, in lanes: from the start, the host's checks and the fuzzing,
+# and the debug kernel (lockdep, KASAN, kmemleak, DMA API debugging,
+# page_pool stats, built from Debian's linux-source-6.12 with this
+# project in its tree: its in-tree modules run the guest suite with
+# fail_page_alloc runs and a kmemleak scan, and the kselftest install
+# of the tree runs through run_kselftest.sh); after the kernels' builds,
+# the second line: the profile's
 # check, 7.2's and 6.1's guests counting instructions, the series in
 # 7.2's tree (make series, checkpatch per patch, the kselftest build,
 # install and run_kselftest.sh in a 7.2 guest), make track and make

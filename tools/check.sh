@@ -227,8 +227,7 @@ debug_lane() {
 if [ "$TIER" = full ] && [ "$DEBUG_KERNEL" = 1 ]; then
 	needed_step "debug kernel from linux-source-6.12 with the project in lib/bench_page_pool: make modules builds it (cached)" \
 		debug_kernel &&
-	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 \
-		"$(build_modules)" &&
+	step "$KERNEL_RELEASE: make W=1 without warnings" build_w1 &&
 	needed_step "$KERNEL_RELEASE: kselftest build and install from tools/testing/selftests" \
 		kselftest_install &&
 	lane_start debug debug_lane || DEBUG_KERNEL=0
@@ -262,7 +261,7 @@ for k in $KERNELS; do
 	else
 		s_desc="make W=1 C=2: no compiler warning (the host's sparse, $(sparse --version 2>/dev/null), is too old for this tree: kbuild runs none)"
 	fi
-	step "$KERNEL_RELEASE: $s_desc" build_w1_sparse "$MODS"
+	step "$KERNEL_RELEASE: $s_desc" build_w1_sparse
 	step "$KERNEL_RELEASE: make install sets up modprobe" install_staged "$MODS"
 	step "$KERNEL_RELEASE: modinfo describes every parameter" \
 		describes_params "$MODS"

@@ -10,10 +10,13 @@
 # finds the host's sparse too old for its headers (7.2's, which use
 # __typeof_unqual__, against Debian 12's 0.6.4) skips sparse with one
 # line: sparse_runs says so beforehand, and a skip not announced fails.
+# In a folder of its own, so that the modules the guests load, and
+# make install's, are not built again with other flags.
 build_w1_sparse() {
-	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
+	w1_copy || return 1
 	quiet_build "$LOGDIR/w1-sparse-$KERNEL_RELEASE.log" \
-		make -C "$1" -j"$(nproc)" KDIR="$KDIR" W=1 C=2 modules || return 1
+		make -C "$W1_DIR" -j"$(nproc)" KDIR="$KDIR" W=1 C=2 modules ||
+		return 1
 	! grep -q 'C=2 specified, but sparse is not available' \
 		"$LOGDIR/w1-sparse-$KERNEL_RELEASE.log" || ! sparse_runs ||
 		{ say "kbuild did not run sparse"; return 1; }
@@ -25,9 +28,15 @@ sparse_runs() {
 }
 
 build_w1() {
-	make -C "$1" KDIR="$KDIR" clean >/dev/null 2>&1
-	quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" \
-		make -C "$1" -j"$(nproc)" KDIR="$KDIR" W=1 modules
+	w1_copy &&
+		quiet_build "$LOGDIR/w1-$KERNEL_RELEASE.log" \
+			make -C "$W1_DIR" -j"$(nproc)" KDIR="$KDIR" W=1 modules
+}
+
+# A fresh copy of the module's files for a build from clean.
+w1_copy() {
+	W1_DIR=$LOGDIR/w1-$KERNEL_RELEASE.build
+	rm -rf "$W1_DIR" && (copy_files "$W1_DIR" module)
 }
 
 # checkpatch --strict of the files given; a set of files it found clean

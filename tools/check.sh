@@ -216,6 +216,13 @@ side_lane() {
 	return 0
 }
 
+# What every lane's commands use, built first.
+if [ "$TIER" = full ]; then
+	needed_step "bench-compare, bench-e2e and the profile plugin build" build_host_tools
+else
+	needed_step "bench-compare builds" build_host_tools
+fi
+
 # The debug kernel's guest suite (lockdep and KASAN, no timing checks)
 # in a lane of its own from the start: the longest step there is.
 debug_lane() {
@@ -246,10 +253,8 @@ full_host_lane() {
 	host_checks_beside lane_step
 }
 if [ "$TIER" = full ]; then
-	needed_step "bench-compare, bench-e2e and the profile plugin build" build_host_tools
 	lane_start host full_host_lane
 else
-	needed_step "bench-compare builds" build_host_tools
 	lane_start host host_lane
 fi
 

@@ -90,7 +90,7 @@ host_checks() {	# step
 	"$1" "README.rst and doc/*.rst render with docutils, no warning or error" \
 		/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
 	"$1" "bench-compare: unit and parser tests" make -s -C tools/compare check
-	"$1" "one grammar: bench-compare, and results_check and the wrapper's -c under sh, bash and busybox, refuse each bad results file at the same line, read each good one" \
+	"$1" "one grammar: bench-compare, tools/results.py, results_check under sh, bash and busybox and the wrapper's -c refuse each bad results file at the same line, read each good one" \
 		sh tests/grammar_test.sh
 	"$1" "make track and make bisect: bad input refused in one line with exit 2, nothing built, the developer's tree untouched" \
 		sh tests/track_test.sh

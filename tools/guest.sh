@@ -171,7 +171,7 @@ accel_args="-accel tcg"
 # the TSC for 100 ms of guest time in a loop of rdtsc and pause, and
 # under -icount each of them leaves the translated code.  That loop was
 # 8 of the 12 s an empty payload's guest of a small 6.12 kernel took
-# (3.4 s without it; Debian's 6.12, 7.6 s and 3.9 s of it).  The tick
+# (3.2 s without it; Debian's 6.12, 7.6 s and 5.2 s).  The tick
 # then comes from the PIT or the HPET; the tests count the same.  The
 # results file's cmdline: line records it.
 if [ -n "$icount" ]; then

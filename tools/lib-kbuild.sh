@@ -152,15 +152,20 @@ build_modules() {
 }
 
 # What a module build in DIR depends on, hashed: the module's files
-# there and the kernel tree's build state (its configuration, which
-# names its compiler, its symbols and release, which a rebuild of the
-# tree rewrites), as kbuild itself would see a change.  kbuild's own
-# look at an unchanged build costs 2.4 s of CPU (its Makefiles and a
-# few dozen compiler probes); make check asks for the same builds some
-# seventy times.
+# there, the kernel tree's build state (its configuration, which names
+# its compiler, its symbols and release, which a rebuild of the tree
+# rewrites) and kbuild's variables a user may give (make run W=1), as
+# kbuild itself would see a change.  kbuild's own look at an unchanged
+# build costs 2.4 s of CPU (its Makefiles and a few dozen compiler
+# probes); make check asks for the same builds some seventy times.
 build_key() {	# dir
 	{
-		printf '%s\n' "$KDIR" "${MAKEFLAGS:-}" "${KCFLAGS:-}"
+		printf '%s\n' "$KDIR" "${KCFLAGS:-}" "${KCPPFLAGS:-}" \
+			"${LLVM:-}" "${CC:-}"
+		# make's command-line variables, which reach kbuild; not
+		# make run's own (ARGS, KERNEL, ...)
+		printf '%s\n' "${MAKEFLAGS:-}" | tr ' ' '\n' |
+			grep -E '^(W|C|CC|LLVM|KCFLAGS|KCPPFLAGS|KBUILD_[A-Z_]+)='
 		for b_f in $(project_files module); do
 			printf '%s\n' "$b_f"
 			cat "$1/$b_f" 2>&1

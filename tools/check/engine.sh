@@ -162,8 +162,8 @@ quiet_build() {	# log command...
 
 # Where the time went: each lane's wall and CPU seconds, the steps in
 # the order they ran (secs: wall; cpu: its children's user and system
-# time, which the lanes share two cores for; lane: main, side, fuzz or
-# host; cache: what a step had to fetch or build, "-" for nothing) and
+# time, which the lanes share two cores for; lane: main, debug, host
+# or side; cache: what a step had to fetch or build, "-" for nothing) and
 # the five that cost the most CPU.
 timing_table() {	# wall-seconds
 	awk -F '\t' -v wall="$1" '

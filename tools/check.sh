@@ -168,10 +168,11 @@ ktap_print_header
 needed_step "linux-source-6.12 unpacked: checkpatch, the debug kernel and the small kernels (cached)" \
 	unpack_source || exit 1
 
-# Beside the main line, what times nothing: the debug kernel's guest
-# suite (lockdep and KASAN, no timing checks), the profile's check, then
-# the make ab runs that count instructions, which no load of the
-# machine moves.
+# The second line, beside the main line once the kernels are built,
+# what times nothing: the profile's check, the guests of 7.2 and 6.1
+# counting instructions, the series, the end-to-end scenarios, then the
+# make track, ab and bisect runs that count instructions, which no load
+# of the machine moves.
 side_lane() {
 	case " $KERNELS " in
 	*" 6.12 "*)

@@ -15,26 +15,27 @@
 # counting instructions (QEMU -icount, one vCPU) for what needs their
 # precision (relations, twins, -n/-o, the regression gate, a CPU hog);
 # with the first kernel, the host tools' own tests (variables checked
-# early, a checkout path with spaces, signals, the accelerator, the
-# A/B of the small kernel and its three instructions); the end-to-end scenarios and their faults; PREEMPT_RT's
-# hog and the guest runner's contract.  Beside it runs what times
-# nothing, in lanes: from the start, the host's checks and the fuzzing,
-# and the debug kernel (lockdep, KASAN, kmemleak, DMA API debugging,
-# page_pool stats, built from Debian's linux-source-6.12 with this
-# project in its tree: its in-tree modules run the guest suite with
-# fail_page_alloc runs and a kmemleak scan, and the kselftest install
-# of the tree runs through run_kselftest.sh); after the kernels' builds,
-# the second line: the profile's
-# check, 7.2's and 6.1's guests counting instructions, the series in
-# 7.2's tree (make series, checkpatch per patch, the kselftest build,
-# install and run_kselftest.sh in a 7.2 guest), make track and make
-# bisect of tests/track's series, and the e2e construction.  Then
-# bench-compare on what each kernel's guests wrote, and doc/tests.rst's
-# table against 6.12's module.  Then, alone on the machine, what times
-# cycles: the cross-CPU test on three vCPUs, and an A/B "make ab"
-# timing cycles whose untouched rows are an A/A.  Last, the host's boot
-# must be as it was.  Prints KTAP, one line per step with its duration,
-# and the table of where the time went (build/check/timing.txt).
+# early, a checkout path with spaces, signals, the accelerator); the
+# end-to-end scenarios' faults; PREEMPT_RT's hog and the guest runner's
+# contract.  Beside it runs what times nothing, in lanes: from the
+# start, the host's checks and the fuzzing, and the debug kernel
+# (lockdep, KASAN, kmemleak, DMA API debugging, page_pool stats, built
+# from Debian's linux-source-6.12 with this project in its tree: its
+# in-tree modules run the guest suite with fail_page_alloc runs and a
+# kmemleak scan, and the kselftest install of the tree runs through
+# run_kselftest.sh); after the kernels' builds, the second line: the
+# profile's check, 7.2's and 6.1's guests counting instructions, the
+# series in 7.2's tree (make series, checkpatch per patch, the kselftest
+# build, install and run_kselftest.sh in a 7.2 guest), the end-to-end
+# scenarios, make track's small kernels, the A/B of the first and its
+# three instructions, make track and make bisect of tests/track's
+# series, and the e2e construction.  Then bench-compare on what each
+# kernel's guests wrote, and doc/tests.rst's table against 6.12's
+# module.  Then, alone on the machine, what times cycles: the cross-CPU
+# test on three vCPUs, and an A/B "make ab" timing cycles whose
+# untouched rows are an A/A.  Last, the host's boot must be as it was.
+# Prints KTAP, one line per step with its duration, and the table of
+# where the time went (build/check/timing.txt).
 #
 # KERNELS and CPUS narrow it down, e.g. KERNELS=6.12 CPUS=qemu64
 # (default: KERNELS="6.12 7.2 6.1", CPUS="max qemu64");
@@ -205,7 +206,13 @@ side_lane() {
 	[ "$SUITE_ICOUNT" = 1 ] && [ -n "$e_kernels" ] &&
 		lane_step "make run E2E=1 counting instructions on$e_kernels: every end-to-end scenario counted every packet and took its kernel's path, or said why it cannot run" \
 			e2e_check $e_kernels
-	[ -n "$AB_KDIR" ] || return 0
+	# make track's small kernels, here: built from an empty cache they
+	# take a quarter of an hour, which the main line's guests share
+	[ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ] || return 0
+	lane_needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
+		track_kernels || return 0
+	lane_step "make ab counting instructions, the small kernel against its three instructions: the fast path changes, ptr_ring and bulk noise (false alarm <= 1%)" \
+		ab_ab_icount
 	lane_step "make track PROFILE=1 of tests/track/'s series on a git tree of linux-source-6.12, the developer's HEAD, index, edit and bisect untouched, the base's first guest panicked once and booted again" \
 		track_run
 	lane_step "make track's table of the series and its kcidb.json (KCIDB's rules, a checkout per commit): noise with intervals under one instruction at the comment; change at the three instructions (+3), the cold load (+3, a load, an L1D miss), the atomic (+10: gcc stops inlining, ptr_ring +1 in the shared caller) and the revert (-3), with their functions; noise elsewhere; FAIL_ABOVE=2 names the three instructions" \
@@ -286,11 +293,6 @@ case " $KERNELS " in
 	;;
 esac
 
-AB_KDIR=
-if [ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]; then
-	needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
-		track_kernels
-fi
 # The second line, once what its commands need is built.
 [ "$TIER" = full ] && lane_start side side_lane
 
@@ -356,9 +358,6 @@ for k in $KERNELS; do
 			signals_clean "$k"
 		step "ACCEL: auto probes KVM, says which and why, falls back to TCG; kvm fails at once where KVM cannot" \
 			accel_choice "$k"
-		[ -n "$AB_KDIR" ] &&
-			step "make ab counting instructions, the small kernel against its three instructions: the fast path changes, ptr_ring and bulk noise (false alarm <= 1%)" \
-				ab_ab_icount
 	fi
 	first=0
 done

@@ -97,15 +97,24 @@ lane_start() {	# name function
 	eval "lane_pid_$1=\$!"
 }
 
+# A step of a lane; with ONLY, a step it does not match is skipped.
 lane_step() {	# description command...
+	if [ -n "$ONLY" ] && ! printf '%s\n' "$1" | grep -Eq -- "$ONLY"; then
+		LANE_STEPS=$((LANE_STEPS + 1))
+		printf '%s\n' "$1" >"$LANE_DIR/$LANE_STEPS.desc"
+		echo skip >"$LANE_DIR/$LANE_STEPS.rc"
+		return 0
+	fi
+	lane_needed_step "$@"
+}
+
+# A step of a lane whose work its later steps need: it runs whatever
+# ONLY says, as needed_step does on the main line.
+lane_needed_step() {	# description command...
 	LANE_STEPS=$((LANE_STEPS + 1))
 	l_step=$LANE_DIR/$LANE_STEPS
 	printf '%s\n' "$1" >"$l_step.desc"
 	shift
-	if [ -n "$ONLY" ] && ! grep -Eq -- "$ONLY" "$l_step.desc"; then
-		echo skip >"$l_step.rc"
-		return 0
-	fi
 	t0=$(date +%s)
 	cpu_mark "$l_step.cpu0"
 	BENCH_BUILT=$l_step.built

@@ -415,7 +415,7 @@ case " $KERNELS " in
 	step "$KERNEL_RELEASE, 3 vCPUs: cross-CPU return with return_cpus=2" \
 		cross_cpu
 	if [ "$AB" = 1 ]; then
-		step "make ab timing cycles, A/B init_on_alloc=0 vs 1: slow paths change, the recycling paths (an A/A) noise (false alarm <= 1%)" \
+		step "make ab timing cycles, A/B init_on_alloc=0 vs 1: slow paths change, the recycling paths (an A/A) noise (false alarm <= 0.1%)" \
 			ab_ab
 	fi
 	;;

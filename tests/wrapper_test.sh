@@ -59,10 +59,23 @@ expect() {	# description status pattern command...
 # The wrapper's KTAP: exit STATUS, exactly NOT_OK failed lines, one line
 # matching PATTERN (empty: any), and a plan that agrees with what ran.
 expect_ktap() {	# description status not_ok pattern wrapper-args...
-	desc=$1 want=$2 not_ok=$3 pattern=$4
+	e_desc=$1 e_want=$2 e_not_ok=$3 e_pattern=$4
 	shift 4
 	wrapper "$@" >"$out" 2>&1
-	got=$?
+	judge_ktap "$e_desc" "$e_want" "$e_not_ok" "$e_pattern" $?
+}
+
+# expect_ktap's judgement of a run made before, its KTAP in FILE: one
+# run of a whole file serves every case about it.
+expect_ran() {	# description status not_ok pattern file exit
+	e_out=$out
+	out=$5
+	judge_ktap "$1" "$2" "$3" "$4" "$6"
+	out=$e_out
+}
+
+judge_ktap() {	# description status not_ok pattern exit
+	desc=$1 want=$2 not_ok=$3 pattern=$4 got=$5
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$out")
 	ran=$(grep -Ec '^(not )?ok [0-9]+ ' "$out")
 	failed=$(grep -c '^not ok ' "$out")
@@ -103,6 +116,36 @@ variant() {	# name sed-script [source]
 	cmp -s "$dir/$1" "${3:-$ICOUNT}" &&
 		{ echo "variant $1: the edit changed nothing" >&2; exit 1; }
 	printf '%s\n' "$dir/$1"
+}
+
+# SOURCE with only the named tests' lines (test:, skip:, cpu:), its
+# selected: and end: lines to match: a case about a test or two need
+# not run every check of twenty (-c of a whole file takes half a second
+# here, of one test a sixth).
+only() {	# name source test...
+	o_name=$1 o_source=$2
+	shift 2
+	LC_ALL=C awk -v keep="$*" '
+	BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+	/^(test|skip|cpu): / {
+		name = substr($2, 6)
+		if (!(name in want))
+			next
+		tests += $1 == "test:"
+		skips += $1 == "skip:"
+	}
+	/^selected: / {
+		m = split(substr($0, 11), s, ",")
+		line = ""
+		for (i = 1; i <= m; i++)
+			if (s[i] in want)
+				line = line (line == "" ? "" : ",") s[i]
+		print "selected: " line
+		next
+	}
+	/^end: / { print "end: tests=" tests + 0 " skips=" skips + 0; next }
+	{ print }' "$o_source" >"$dir/$o_name" || exit 1
+	printf '%s\n' "$dir/$o_name"
 }
 
 # Text file under the test folder.

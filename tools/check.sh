@@ -82,7 +82,7 @@ failures=
 STEPS=$LOGDIR/steps.tsv
 
 # The host's checks and tests: nothing boots, nothing times.  STEP is
-# step or lane_step.  Two halves of about the same time (30 s each
+# step or lane_step.  Two halves of about the same time (about 45 s each
 # here), which the host and quick tiers run side by side.
 host_checks() {	# step
 	"$1" "unit tests of time_bench arithmetic" unit_tests
@@ -90,7 +90,6 @@ host_checks() {	# step
 		writers_check
 	"$1" "README.rst and doc/*.rst render with docutils, no warning or error" \
 		/usr/bin/python3 tools/check-docs.py README.rst doc/*.rst
-	"$1" "bench-compare: unit and parser tests" make -s -C tools/compare check
 	"$1" "one grammar: bench-compare, tools/results.py, results_check under sh, bash and busybox and the wrapper's -c refuse each bad results file at the same line, read each good one" \
 		sh tests/grammar_test.sh
 	"$1" "make track and make bisect: bad input refused in one line with exit 2, nothing built, the developer's tree untouched" \
@@ -101,6 +100,7 @@ host_checks() {	# step
 		accel_reason
 }
 host_checks_beside() {	# step
+	"$1" "bench-compare: unit and parser tests" make -s -C tools/compare check
 	"$1" "kselftest wrapper: usage errors and skips, from a copy every user can read" \
 		sh tests/wrapper_test.sh
 	"$1" "results.schema: results_lib.sh's block and bench-compare's fields and types generated from it, doc/output.rst's format block in its order, every field and line the readers name declared; the tool's own tests" \

@@ -242,7 +242,7 @@ t_fuzz_detects() {
 		inf) body='echo "| t | inf | -nan |"' ;;
 		status) body='exit 3' ;;
 		crash) body='kill -SEGV $$' ;;
-		hang) body='sleep 5' ;;
+		hang) body='sleep 5'; n=1 ;;	# each case waits out -t 1
 		sanitizer) body='echo "x.c:1:2: runtime error: overflow" >&2; exit 2' ;;
 		json) body='echo "{\"a\": [1,"'; n=12 ;;	# one case in 4 is json
 		clean) body='echo "bench-compare: bad" >&2; exit 2' ;;

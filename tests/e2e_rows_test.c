@@ -10,6 +10,9 @@
  * followed, one without probes (path unknown), one whose packets ran on
  * another CPU too, on one repetition or the most it takes; a scenario
  * this kernel lacks (skip:) and one that failed (failed:, no row).
+ * A probed row's path is what e2e_path_of() reads from its made-up
+ * counts, which must be the path the row was made for; that function's
+ * every outcome is checked on counts of its own first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,10 +70,7 @@ static const struct fake_run runs[] = {
 	},
 };
 
-/*
- * What the probes would count for @path: the counts path_of() in main.c
- * reads that path from, over @n packets.
- */
+/* What the probes would count for @path over @n packets. */
 static void fake_probes(const char *path, u64 n, u64 *probe)
 {
 	memset(probe, 0, E2E_NR_PROBES * sizeof(*probe));
@@ -101,9 +101,44 @@ static void fake_outcome(const struct fake_scenario *s,
 		o->reps[i].other_ns = i * 17;
 		o->reps[i].cpu = i == 1;
 	}
-	o->path = s->probes ? s->expect_path : "unknown";
 	fake_probes(s->expect_path, p->check_packets, o->probe);
+	o->path = s->probes ? e2e_path_of(o->probe) : "unknown";
 	o->off_cpu = s->off_cpu;
+}
+
+/* Counts of a check pass, and the path they say. */
+static const struct {
+	u64 probe[E2E_NR_PROBES];
+	const char *path;
+} path_cases[] = {
+	{ {}, "-" },
+	{ { [E2E_PROBE_ALLOC_PAGE] = 10, [E2E_PROBE_SLOW] = 6 }, "allocator" },
+	/* half the pages from the allocator is still a warm pool */
+	{ { [E2E_PROBE_ALLOC_PAGE] = 10, [E2E_PROBE_SLOW] = 5,
+	    [E2E_PROBE_PUT] = 10 }, "cache" },
+	{ { [E2E_PROBE_ALLOC_FRAG] = 10 }, "frag" },
+	{ { [E2E_PROBE_ALLOC_PAGE] = 10 }, "unknown" },
+	{ { [E2E_PROBE_ALLOC_PAGE] = 10, [E2E_PROBE_PUT] = 10,
+	    [E2E_PROBE_REFILL] = 1 }, "ring" },
+	{ { [E2E_PROBE_ALLOC_PAGE] = 10, [E2E_PROBE_REFILL] = 1 }, "ring" },
+	{ { [E2E_PROBE_ALLOC_PAGE] = 10, [E2E_PROBE_PUT] = 10 }, "cache" },
+};
+
+static int check_path_of(void)
+{
+	int failed = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(path_cases); i++) {
+		const char *got = e2e_path_of(path_cases[i].probe);
+
+		if (strcmp(got, path_cases[i].path)) {
+			fprintf(stderr, "e2e_path_of: case %zu: %s, want %s\n",
+				i, got, path_cases[i].path);
+			failed = 1;
+		}
+	}
+	return failed;
 }
 
 static int write_run(const struct fake_run *run,
@@ -137,6 +172,13 @@ static int write_run(const struct fake_run *run,
 			e2e_put_failed(f, s->name, s->fail_reason);
 		} else {
 			fake_outcome(s, &run->params, &o);
+			if (s->probes && strcmp(o.path, s->expect_path)) {
+				fprintf(stderr, "%s: %s: the counts made say %s, not %s\n",
+					run->name, s->name, o.path,
+					s->expect_path);
+				fclose(f);
+				return -1;
+			}
 			e2e_put_test(f, s->name, s->expect_path, &run->params,
 				     &o);
 			ran++;
@@ -159,7 +201,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s MODULE-RESULTS DIR\n", argv[0]);
 		return 2;
 	}
-	if (e2e_read_module_file(argv[1], &mf))
+	if (check_path_of() || e2e_read_module_file(argv[1], &mf))
 		return 1;
 	for (i = 0; i < ARRAY_SIZE(runs); i++) {
 		if (write_run(&runs[i], &mf, argv[2]))

@@ -455,30 +455,6 @@ static int busy_ns(const struct run *r, u64 *ns, struct e2e_err *e)
 	return 0;
 }
 
-/*
- * The path the probes saw over a pass of the check.  Pages from the page
- * allocator in a warm pool: recycling failed.  Fragments returned
- * without a whole page ever coming back: the fragment page is reused in
- * place.  Refills of the alloc cache: the pages came back through the
- * ring; else through the cache.  Nothing allocated: no page_pool.
- */
-static const char *path_of(const u64 *probe)
-{
-	u64 allocs = probe[E2E_PROBE_ALLOC_PAGE] +
-			  probe[E2E_PROBE_ALLOC_FRAG];
-
-	if (!allocs)
-		return "-";
-	/* test_run fills a pool of its own per call: not a page a packet */
-	if (probe[E2E_PROBE_SLOW] * 2 > allocs)
-		return "allocator";
-	if (!probe[E2E_PROBE_PUT] && !probe[E2E_PROBE_REFILL])
-		return probe[E2E_PROBE_ALLOC_FRAG] ? "frag" : "unknown";
-	if (probe[E2E_PROBE_REFILL])
-		return "ring";
-	return "cache";
-}
-
 static int check_path(const struct scenario *s, struct run *r,
 		      const struct e2e_params *p, struct e2e_outcome *o,
 		      struct e2e_err *e)
@@ -510,7 +486,7 @@ static int check_path(const struct scenario *s, struct run *r,
 	}
 	for (i = 0; i < E2E_NR_PROBES; i++)
 		o->probe[i] = after[i] - before[i];
-	o->path = path_of(o->probe);
+	o->path = e2e_path_of(o->probe);
 	return 0;
 }
 

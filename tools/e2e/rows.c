@@ -82,6 +82,29 @@ static void put_probes(FILE *f, const struct e2e_params *p,
 			(unsigned long long)o->probe[i]);
 }
 
+/*
+ * The path the probes saw over a pass of the check.  Pages from the page
+ * allocator in a warm pool: recycling failed.  Fragments returned
+ * without a whole page ever coming back: the fragment page is reused in
+ * place.  Refills of the alloc cache: the pages came back through the
+ * ring; else through the cache.  Nothing allocated: no page_pool.
+ */
+const char *e2e_path_of(const u64 *probe)
+{
+	u64 allocs = probe[E2E_PROBE_ALLOC_PAGE] + probe[E2E_PROBE_ALLOC_FRAG];
+
+	if (!allocs)
+		return "-";
+	/* test_run fills a pool of its own per call: not a page a packet */
+	if (probe[E2E_PROBE_SLOW] * 2 > allocs)
+		return "allocator";
+	if (!probe[E2E_PROBE_PUT] && !probe[E2E_PROBE_REFILL])
+		return probe[E2E_PROBE_ALLOC_FRAG] ? "frag" : "unknown";
+	if (probe[E2E_PROBE_REFILL])
+		return "ring";
+	return "cache";
+}
+
 void e2e_put_test(FILE *f, const char *name, const char *expect_path,
 		  const struct e2e_params *p, const struct e2e_outcome *o)
 {

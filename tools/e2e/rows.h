@@ -43,6 +43,9 @@ struct e2e_module_file {
 
 int e2e_read_module_file(const char *path, struct e2e_module_file *mf);
 
+/* The path (doc/output.rst) a check pass's probe counts say. */
+const char *e2e_path_of(const u64 *probe);
+
 /* The module's lines, with the run's sizes and scenarios added. */
 void e2e_put_header(FILE *f, const struct e2e_module_file *mf,
 		    const struct e2e_params *p, const char *const *names,

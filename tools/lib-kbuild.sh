@@ -69,13 +69,14 @@ project_files() {	# module|kselftest
 }
 
 # Copies the project's files of a list into DIR, leaving unchanged ones
-# alone so that make rebuilds only what changed.
+# alone so that make rebuilds only what changed; C_LIST holds their
+# names after it.
 copy_files() {	# dir module|kselftest
 	c_dir=$1
-	c_list=$(project_files "$2") && [ -n "$c_list" ] ||
+	C_LIST=$(project_files "$2") && [ -n "$C_LIST" ] ||
 		die "cannot get the list of $2 files from $BENCH_TOP/Makefile"
 	mkdir -p "$c_dir" || die "cannot create $c_dir"
-	for c_f in $c_list; do
+	for c_f in $C_LIST; do
 		cmp -s "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
 			cp "$BENCH_TOP/$c_f" "$c_dir/$c_f" ||
 			die "cannot copy $c_f to $c_dir"
@@ -139,7 +140,7 @@ build_modules() {
 		# names (guests take every .ko) and files of other names
 		rm -f "$out/time_bench.ko" "$out/bench_page_pool_simple.ko" \
 			"$out/bench_page_pool_tests.c" "$out/time_bench_core.c"
-		b_key=$(build_key "$out")
+		b_key=$(build_key "$out" "$C_LIST")
 		if [ -f "$out/bench_page_pool.ko" ] &&
 		   [ "$(cat "$out/.bench-built" 2>/dev/null)" = "$b_key" ]; then
 			exit 0
@@ -158,7 +159,7 @@ build_modules() {
 # kbuild itself would see a change.  kbuild's own look at an unchanged
 # build costs 2.4 s of CPU (its Makefiles and a few dozen compiler
 # probes); make check asks for the same builds some seventy times.
-build_key() {	# dir
+build_key() {	# dir "file..."
 	{
 		printf '%s\n' "$KDIR" "${KCFLAGS:-}" "${KCPPFLAGS:-}" \
 			"${LLVM:-}" "${CC:-}"
@@ -166,7 +167,7 @@ build_key() {	# dir
 		# make run's own (ARGS, KERNEL, ...)
 		printf '%s\n' "${MAKEFLAGS:-}" | tr ' ' '\n' |
 			grep -E '^(W|C|CC|LLVM|KCFLAGS|KCPPFLAGS|KBUILD_[A-Z_]+)='
-		for b_f in $(project_files module); do
+		for b_f in $2; do
 			printf '%s\n' "$b_f"
 			cat "$1/$b_f" 2>&1
 		done

@@ -206,11 +206,9 @@ side_lane() {
 	[ "$SUITE_ICOUNT" = 1 ] && [ -n "$e_kernels" ] &&
 		lane_step "make run E2E=1 counting instructions on$e_kernels: every end-to-end scenario counted every packet and took its kernel's path, or said why it cannot run" \
 			e2e_check $e_kernels
-	# make track's small kernels, here: built from an empty cache they
-	# take a quarter of an hour, which the main line's guests share
-	[ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ] || return 0
-	lane_needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
-		track_kernels || return 0
+	small_kernels_wanted || return 0
+	lane_needed_step "make track's small kernels, once the host lane has them: their images and build tree" \
+		small_kernels_wait || return 0
 	lane_step "make ab counting instructions, the small kernel against its three instructions: the fast path changes, ptr_ring and bulk noise (false alarm <= 1%)" \
 		ab_ab_icount
 	lane_step "make track PROFILE=1 of tests/track/'s series on a git tree of linux-source-6.12, the developer's HEAD, index, edit and bisect untouched, the base's first guest panicked once and booted again" \
@@ -251,14 +249,18 @@ fi
 # The host's checks and the fuzz step, in a lane from the start too,
 # beside the kernels' builds: none of them times anything.  400
 # mutations (make fuzz's default is 1500) keep the fuzz step to about a
-# minute of one core (700 took 127 s in a whole make check).  In the
-# quick tier, half the host's checks beside the main line (its only
-# other work is one guest), the other half on it.
+# minute of one core (700 took 127 s in a whole make check).  Then
+# make track's small kernels (small_kernels_build).  In the quick tier,
+# half the host's checks beside the main line (its only other work is
+# one guest), the other half on it.
 full_host_lane() {
 	lane_step "bench-compare: fuzzed under ASan and UBSan" \
 		make -s -C tools/compare fuzz FUZZ_CASES=400
 	host_checks lane_step
 	host_checks_beside lane_step
+	! small_kernels_wanted ||
+		lane_needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
+			small_kernels_build
 }
 if [ "$TIER" = full ]; then
 	lane_start host full_host_lane

@@ -74,6 +74,33 @@ track_kernels() {
 	AB_BASE=$2 AB_THREE=$4 AB_SIX=$6 AB_KDIR=$8
 }
 
+# The small kernels are built in the host lane once its checks are
+# done: from an empty cache they take a quarter of an hour of both
+# cores, which then overlaps the kernels' builds instead of leaving a
+# core idle at the end.  The second line waits for them and reads what
+# they are from the cache.
+small_kernels_wanted() {
+	[ "$AB" = 1 ] && [ "$SUITE_ICOUNT" = 1 ]
+}
+
+small_kernels_build() {
+	track_kernels
+	s_rc=$?
+	printf '%s\n' "$s_rc" >"$LOGDIR/small-kernels.rc"
+	return "$s_rc"
+}
+
+small_kernels_wait() {
+	until [ -e "$LOGDIR/small-kernels.rc" ]; do
+		sleep 2
+	done
+	[ "$(cat "$LOGDIR/small-kernels.rc")" = 0 ] || {
+		say "the host lane's build of the small kernels failed"
+		return 1
+	}
+	track_kernels
+}
+
 # The developer's state of a tree, as make track and make bisect must
 # leave it: HEAD, branch, index, status, an edit's content and a bisect
 # under way.

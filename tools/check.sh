@@ -246,22 +246,21 @@ if [ "$TIER" = full ] && [ "$DEBUG_KERNEL" = 1 ]; then
 	lane_start debug debug_lane || DEBUG_KERNEL=0
 fi
 
-# make track's small kernels (small_kernels_build), the host's checks
-# and the fuzz step, in a lane from the start too, beside the kernels'
-# builds: none of them times anything, and the small kernels come first,
-# as the second line waits for them.  400 mutations (make fuzz's default
-# is 1500) keep the fuzz step to about a minute of one core (700 took
-# 127 s in a whole make check).  In the quick tier,
+# The host's checks and the fuzz step, in a lane from the start too,
+# beside the kernels' builds: none of them times anything.  400
+# mutations (make fuzz's default is 1500) keep the fuzz step to about a
+# minute of one core (700 took 127 s in a whole make check).  Then
+# make track's small kernels (small_kernels_build).  In the quick tier,
 # half the host's checks beside the main line (its only other work is
 # one guest), the other half on it.
 full_host_lane() {
-	! small_kernels_wanted ||
-		lane_needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
-			small_kernels_build
 	lane_step "bench-compare: fuzzed under ASan and UBSan" \
 		make -s -C tools/compare fuzz FUZZ_CASES=400
 	host_checks lane_step
 	host_checks_beside lane_step
+	! small_kernels_wanted ||
+		lane_needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
+			small_kernels_build
 }
 if [ "$TIER" = full ]; then
 	lane_start host full_host_lane

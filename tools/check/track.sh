@@ -74,9 +74,9 @@ track_kernels() {
 	AB_BASE=$2 AB_THREE=$4 AB_SIX=$6 AB_KDIR=$8
 }
 
-# The small kernels are built in the host lane, first: from an empty
-# cache they take a quarter of an hour of both cores, beside the
-# kernels' builds there.  Built in the second line,
+# The small kernels are built in the host lane once its checks are
+# done: from an empty cache they take a quarter of an hour of both
+# cores, beside the kernels' builds there.  Built in the second line,
 # which starts after those, they made it end last (2,411 s from an
 # empty cache).  The second line waits for them and reads what they
 # are from the cache.

@@ -85,7 +85,8 @@ small_kernels_wanted() {
 }
 
 small_kernels_build() {
-	track_kernels
+	# in a subshell: whatever ends it, the second line hears of it
+	(track_kernels)
 	s_rc=$?
 	printf '%s\n' "$s_rc" >"$LOGDIR/small-kernels.rc"
 	return "$s_rc"

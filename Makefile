@@ -13,10 +13,11 @@ bench_engine_objs := time_bench.o time_bench_params.o time_bench_cpus.o \
 	time_bench_results.o time_bench_math.o time_bench_driver.o
 bench_module_objs := bench_page_pool_simple.o $(bench_engine_objs)
 bench_engine_headers := time_bench.h time_bench_internal.h time_bench_stamp.h \
-	time_bench_math.h time_bench_driver.h
+	time_bench_math.h time_bench_driver.h time_bench_compat.h
 
-# Feature tests for bench_page_pool_compat.h: the tree's headers, not its
-# version, decide, so backports build too.  srctree is the tree's source:
+# Feature tests for the compat headers, bench_page_pool_compat.h and the
+# engine's time_bench_compat.h: the tree's headers, not its version,
+# decide, so backports build too.  srctree is the tree's source:
 # kbuild sets it; "make print-features TREE=..." gives it for the series.
 # $(call bench_have,NAME,fixed string,headers): -DBENCH_HAVE_NAME if found
 bench_have = $(if $(shell grep -qsF '$(2)' $(addprefix $(srctree)/,$(3)) \

@@ -1,37 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel-version difference the benchmark has to know about: the
- * engine's (time_bench.c and time_bench_counters.c include this
- * header for them) and page_pool's.  Out of tree, the Makefile's
- * feature tests choose from what the tree's headers have, not from its
- * version, so backports build; the copy "make series" puts into a
- * kernel tree keeps only the branches of that tree.
+ * Every kernel-version difference the page_pool tests have to know
+ * about; the engine's are its own, in time_bench_compat.h.  Out of
+ * tree, the Makefile's feature tests choose from what the tree's
+ * headers have, not from its version, so backports build; the copy
+ * "make series" puts into a kernel tree keeps only the branches of that
+ * tree.
  *
  * The path probes read a few struct page_pool fields that are not API;
  * they are wrapped here so a layout change is fixed in one place.
  */
 #ifndef _BENCH_PAGE_POOL_COMPAT_H
 #define _BENCH_PAGE_POOL_COMPAT_H
-
-/* The engine's: cpuid() moved from <asm/processor.h> to
- * <asm/cpuid/api.h> (6.16).
- */
-#ifdef CONFIG_X86
-#ifdef BENCH_HAVE_ASM_CPUID_API_H
-#include <asm/cpuid/api.h>
-#else
-#include <asm/processor.h>
-#endif
-#endif
-
-/* The engine's: kzalloc_obj() sizes an allocation by the type of what
- * it is assigned to; kernels before it spell out the sizeof.
- */
-#ifdef BENCH_HAVE_KZALLOC_OBJ
-#define bench_kzalloc_obj(ptr)	kzalloc_obj(*(ptr), GFP_KERNEL)
-#else
-#define bench_kzalloc_obj(ptr)	kzalloc(sizeof(*(ptr)), GFP_KERNEL)
-#endif
 
 /* 6.6 split <net/page_pool.h> into types.h and helpers.h. */
 #ifdef BENCH_HAVE_PAGE_POOL_HELPERS_H

@@ -16,7 +16,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "bench_page_pool_compat.h"
+#include "time_bench_compat.h"
 #include "time_bench_internal.h"
 #include "time_bench_stamp.h"
 
@@ -392,7 +392,7 @@ static int time_bench_run_one(const struct time_bench_suite *s,
 	struct time_bench_run *run;
 	int ret = -ENOMEM;
 
-	run = bench_kzalloc_obj(run);
+	run = time_bench_kzalloc_obj(run);
 	if (!run)
 		return ret;
 	run->suite = s;
@@ -482,7 +482,7 @@ int time_bench_suite_prepare(struct time_bench_suite *s)
 	struct time_bench_state *st;
 	int ret;
 
-	st = bench_kzalloc_obj(st);
+	st = time_bench_kzalloc_obj(st);
 	if (!st)
 		return -ENOMEM;
 	s->state = st;

@@ -12,7 +12,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "bench_page_pool_compat.h"
+#include "time_bench_compat.h"
 #include "time_bench_internal.h"
 
 /*

@@ -12,6 +12,7 @@
  *   time_bench_math.c      arithmetic (tests/ builds it too)
  *   time_bench_driver.c    loop driver (tests/ builds it too)
  *   time_bench_stamp.h     a chunk's stamps (core, cpus)
+ *   time_bench_compat.h    the engine's kernel differences (core, counters)
  *
  * Cycles come from the kernel's own accessors: rdtsc_ordered() on x86,
  * which needs no RDTSCP and keeps the read from drifting into the timed

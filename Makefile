@@ -130,48 +130,48 @@ clean:
 
 # Boots a throw-away kernel under QEMU and runs the benchmark in it.
 run:
-	sh tools/run.sh
+	sh tools/guest/run.sh
 
 # perf record -g of one test in a guest; keeps perf.data and symbols.
 perf:
-	sh tools/perf.sh
+	sh tools/profile/perf.sh
 
 # Two kernels (or command lines) against each other, several loads each.
 ab:
-	sh tools/ab.sh
+	sh tools/guest/ab.sh
 
 # Every commit of a range of a kernel git tree, counted in instructions.
 track:
-	sh tools/track.sh
+	sh tools/track/track.sh
 
 # The first commit whose count of a test moved (git bisect run).
 bisect:
-	sh tools/bisect.sh
+	sh tools/track/bisect.sh
 
 # results.schema's generated parts: results_lib.sh's block and
 # tools/compare/results_fields.h (make check fails when they are stale).
 schema:
-	python3 tools/results-schema.py write
+	python3 tools/results/schema.py write
 
 # Everything that proves the project works; see README.rst.
 check:
-	sh tools/check.sh
+	sh tools/check/check.sh
 
 # The edit loop's tier of it: host tests, one 6.12 guest (README.rst).
 check-quick:
-	TIER=quick sh tools/check.sh
+	TIER=quick sh tools/check/check.sh
 
 # The host's checks and tests alone, as any user: no guest, no package.
 check-host:
-	TIER=host sh tools/check.sh
+	TIER=host sh tools/check/check.sh
 
 # Which accelerator (KVM or TCG) the guests would use, and why.
 accel:
-	sh tools/accel.sh
+	sh tools/guest/accel.sh
 
 # The lockdep/KASAN/kmemleak kernel make check uses; prints its tree.
 debug-kernel:
-	sh tools/debug-kernel.sh
+	sh tools/kernel/debug-kernel.sh
 
 # "make series TREE=/path/to/linux": the project as the commits of
 # upstream/series/ replacing upstream's benchmark in
@@ -180,17 +180,17 @@ debug-kernel:
 # "make series-export TREE=...": that tree's series, edited, back into
 # upstream/series/.
 series:
-	sh tools/series.sh
+	sh tools/series/series.sh
 
 series-export:
-	sh tools/series-export.sh
+	sh tools/series/export.sh
 
 # "make copy-to-tree TREE=/path/to/linux": the modules into
 # lib/bench_page_pool (with the line each of Kconfig.debug and the build
 # file of lib/ needs, added once), and the kselftest into
 # tools/testing/selftests/net/bench_page_pool.
 copy-to-tree:
-	sh tools/copy-to-tree.sh
+	sh tools/series/copy-to-tree.sh
 
 # The file lists above, one name a line, for the host tools: module,
 # kselftest (what a tree gets), installed (what the kselftest install

@@ -4,7 +4,7 @@
 # One grammar for results files: every reader gives the same verdict on
 # the same file.  The strict reader is bench-compare's (--check); the
 # shell's results_check (results_lib.sh) and the kselftest wrapper's -c
-# read saved files through it; the Python tools' tools/results.py reads
+# read saved files through it; the Python tools' tools/results/results.py reads
 # them on its own, and must agree (formats 1 and 2 it leaves to
 # bench-compare, saying so).  A corpus of files, each a hand-written
 # results file of tests/wrapper_data with one change (e2e.results: make
@@ -275,7 +275,7 @@ for list in bad good; do
 		</dev/null >"$dir/wrapper.$list.sh" 2>&1
 done
 
-# The Python tools' reader (tools/results.py), one run over every file:
+# The Python tools' reader (tools/results/results.py), one run over every file:
 # FILE.python holds "ok", or the FILE:LINE it refused at, or "format"
 # for a block of format 1 or 2, which it leaves to bench-compare.
 # shellcheck disable=SC2046 # the names are K.results
@@ -294,7 +294,7 @@ for f in sys.argv[2:]:
             else why.split(": ", 1)[0]
     with open(f + ".python", "w") as out:
         out.write(said + "\n")
-' "$TOP/tools" $(cat "$dir/bad" "$dir/good") || exit 1
+' "$TOP/tools/results" $(cat "$dir/bad" "$dir/good") || exit 1
 
 # What -c said of each FILE in its run over LIST, into FILE.said.LIST.U:
 # "ok", or "not ok" and the FILE:LINE of the line under it (or

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""tools/net-source.py as QEMU's stream netdev meets it: each request
+"""tools/e2e/net-source.py as QEMU's stream netdev meets it: each request
 answered with exactly its frames, to its sender, every other frame
 ignored, a frame of no length ends the connection, and a guest booted
 again is served again.  Prints a KTAP-like line per case; exit 1 when
@@ -64,7 +64,7 @@ def main():
     path = os.path.join(folder, 'net.sock')
     log = open(os.path.join(folder, 'log'), 'w+')
     source = subprocess.Popen([sys.executable,
-                               os.path.join(TOP, 'tools/net-source.py'),
+                               os.path.join(TOP, 'tools/e2e/net-source.py'),
                                path, '30'], stderr=log)
     for _ in range(100):
         if os.path.exists(path):

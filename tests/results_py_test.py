@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""tools/results.py, the Python tools' reader of results files: every
+"""tools/results/results.py, the Python tools' reader of results files: every
 good fixture of the project reads, with its blocks, rows and profile
 lines; hostile files are refused at the right FILE:LINE (bench-compare --check
 reads each first: the reasons are its words), and the tools
@@ -13,7 +13,7 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True	# no __pycache__ in the source tree
-sys.path.insert(0, os.path.join(TOP, "tools"))
+sys.path.insert(0, os.path.join(TOP, "tools", "results"))
 import results  # noqa: E402
 
 DATA = os.path.join(TOP, "tools", "compare", "tests", "data")
@@ -225,13 +225,13 @@ def tool_case(tmp, tool, args, prefix):
     bad = os.path.join(tmp, "hostile1.results")
 
     def run():
-        argv = [sys.executable, os.path.join(TOP, "tools", tool)] + \
+        argv = [sys.executable, os.path.join(TOP, "tools", *tool.split("/"))] + \
             [a.replace("BAD", bad) for a in args]
         p = subprocess.run(argv, capture_output=True, text=True, check=False)
         want = f"{prefix}: {bad}:{FIRST_TEST}: "
         return p.returncode == 2 and p.stderr.startswith(want), \
             f"exit {p.returncode}, stderr {p.stderr.strip()!r}"
-    run.__doc__ = f"{tool} refuses a hostile results file: exit 2, FILE:LINE"
+    run.__doc__ = f"{prefix} refuses a hostile results file: exit 2, FILE:LINE"
     return run
 
 
@@ -245,9 +245,10 @@ def main():
         aa_json = os.path.join(tmp, "aa.json")
         with open(aa_json, "w", encoding="utf-8") as f:
             f.write('{"rows": []}\n')
-        cases.append(tool_case(tmp, "ktap-ci.py", ["figures", ktap, "BAD"], "ktap-ci.py"))
-        cases.append(tool_case(tmp, "e2e-expect.py", [aa_json, "-", "6", "BAD"],
-                               "e2e-expect.py"))
+        cases.append(tool_case(tmp, "results/ktap-ci.py", ["figures", ktap, "BAD"],
+                               "ktap-ci.py"))
+        cases.append(tool_case(tmp, "e2e/expect.py", [aa_json, "-", "6", "BAD"],
+                               "e2e/expect.py"))
         print("TAP version 13")
         print(f"1..{len(cases)}")
         failed = 0

@@ -8,7 +8,7 @@
  * file is then read back through its debugfs file operations, as cat
  * reads /sys/kernel/debug/<suite>/results, into DIR/<load>.results.
  * "make -C tests check-writers" checks those files against
- * results.schema (tools/results-schema.py check).
+ * results.schema (tools/results/schema.py check).
  *
  * The loads cover what the writer can write: tests that ran, with
  * several repetitions or one; PMU counts, or pmu=- (no PMU, or every

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/results-schema.py on copies of the project's files: the
+# tools/results/schema.py on copies of the project's files: the
 # generated parts found stale and written, the documentation's order
 # checked, a schema that does not parse refused at its line, and the
 # writers' lines checked field by field against a schema of its own.
@@ -16,11 +16,11 @@ out=$dir/out
 
 # A tree of the files the tool reads and writes, under ROOT.
 tree() {	# root
-	mkdir -p "$1/tools/compare" "$1/doc" || exit 1
-	for f in results.schema results_lib.sh tools/results-schema.py \
+	mkdir -p "$1/tools/compare" "$1/tools/results" "$1/tools/e2e" "$1/doc" || exit 1
+	for f in results.schema results_lib.sh tools/results/schema.py \
 		 tools/compare/results_fields.h doc/output.rst \
 		 test_bench_page_pool.sh tools/compare/results.c \
-		 tools/e2e-expect.py tools/results.py; do
+		 tools/e2e/expect.py tools/results/results.py; do
 		cp "$TOP/$f" "$1/$f" || exit 1
 	done
 }
@@ -29,7 +29,7 @@ tree() {	# root
 expect() {	# description root status pattern args...
 	desc=$1 root=$2 want=$3 pattern=$4
 	shift 4
-	python3 "$root/tools/results-schema.py" "$@" >"$out" 2>&1
+	python3 "$root/tools/results/schema.py" "$@" >"$out" 2>&1
 	got=$?
 	if [ "$got" = "$want" ] && grep -Eq -- "$pattern" "$out"; then
 		ktap_test_pass "$desc"
@@ -156,7 +156,7 @@ done
 printf 'format: bench_page_pool_simple 3\n' >"$dir/empty.results"
 expect "check: a file without a line to check fails" "$b" 1 \
 	'no block with a test:, skip:, cpu: or failed: line' check "$dir/empty.results"
-expect "usage: check without files, exit 2" "$b" 2 'results-schema.py write' check
+expect "usage: check without files, exit 2" "$b" 2 'results/schema.py write' check
 # coverage: what no writer wrote, given the files of every writer
 expect "coverage: every line and field declared is in a file" "$b" 0 \
 	'^results.schema: every line and field it declares is in the 1 files given$' \
@@ -165,6 +165,6 @@ sed '/context=e2e/d' "$good" >"$dir/no-e2e.results" || exit 1
 expect "coverage: the scenario's fields in none of the files" "$b" 1 \
 	'^results.schema: test: other_ns= \(e2e\) is in none of the files given$' \
 	coverage "$dir/no-e2e.results"
-expect "usage: coverage without files, exit 2" "$b" 2 'results-schema.py coverage' coverage
+expect "usage: coverage without files, exit 2" "$b" 2 'results/schema.py coverage' coverage
 
 ktap_finished

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The peels of upstream/series/ (tools/series-lib.sh): every stored one
+# The peels of upstream/series/ (tools/series/lib.sh): every stored one
 # parses, with one message per peel; a header line that is neither
 # "removes:", "base:" nor a comment, and a path that leaves net/bench or
 # is no plain path, are refused at FILE:LINE with exit 2, and nothing
@@ -19,7 +19,7 @@ parse() {	# peel prefix
 	(
 		BENCH_TOP=$TOP
 		die() { printf 'error: %s\n' "$*" >&2; exit 1; }
-		. "$TOP/tools/series-lib.sh"
+		. "$TOP/tools/series/lib.sh"
 		peel_parse "$1" "$2"
 	)
 }

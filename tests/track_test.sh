@@ -73,7 +73,7 @@ refused() {	# description pattern script variable...
 	desc=$1 pattern=$2 script=$3
 	shift 3
 	built=$(ls "$BENCH_CACHE/track/kernels" 2>/dev/null)
-	env "$@" OUT="$dir/out" sh "$TOP/tools/$script" >"$dir/said" 2>&1
+	env "$@" OUT="$dir/out" sh "$TOP/tools/track/$script" >"$dir/said" 2>&1
 	rc=$?
 	lines=$(grep -c . "$dir/said")
 	if [ $rc = 2 ] && [ "$lines" = 1 ] && grep -Eq -- "$pattern" "$dir/said" &&
@@ -155,7 +155,7 @@ for i in 1 2 3; do
 		"$(row tasklet_page_pool01_fast_path $v $diff $pct)" >"$d/compare.json"
 done
 env MERGE="$dir/shard-a $dir/shard-b" OUT="$dir/merged" \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 got=$(jq -r '[.commits[] | "\(.index):\(.id):\(.rows[0].verdict)"] | join(" ")' \
 	"$dir/merged/track.json" 2>/dev/null)
@@ -167,7 +167,7 @@ report $? "make track MERGE: two shards' folders give the one table, each commit
 # The gate on them: the first commit over the budget is named; a
 # commit none of whose rows could be judged fails it.
 env MERGE="$dir/shard-a $dir/shard-b" OUT="$dir/gate" FAIL_ABOVE=2 \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 ktap_print_msg "FAIL_ABOVE=2: exit $rc: $(grep '%' "$dir/said" | tr '\n' ' ')"
 [ $rc = 1 ] && [ "$(grep -c '%' "$dir/said")" = 2 ] &&
@@ -177,7 +177,7 @@ report $? "make track FAIL_ABOVE=2: exit 1 naming the first commit and row over 
 sed 's/"noise"/"n\/a"/' "$dir/shard-a/03-c3/compare.json" >"$dir/na.json" &&
 	mv "$dir/na.json" "$dir/shard-a/03-c3/compare.json"
 env MERGE="$dir/shard-a $dir/shard-b" OUT="$dir/gate-na" FAIL_ABOVE=50 \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 ktap_print_msg "FAIL_ABOVE=50, [3] n/a: exit $rc: $(grep '^FAIL_ABOVE' "$dir/said")"
 [ $rc = 1 ] && grep -qx 'FAIL_ABOVE=50: \[3\] c3 three: no row could be judged (every row n/a: too few loads, or no % change)' "$dir/said"
@@ -197,7 +197,7 @@ refused "make bisect: GOOD and BAD one commit" 'one commit' \
 # 5th commits and measures them with their parents; none builds here,
 # each says why, the run goes on and ends with exit 1.
 env TREE="$tree" RANGE=A..G SHARD=2/3 OUT="$dir/shard" \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 own=$(tr '\n' ' ' <"$dir/shard/own")
 measure=$(tr '\n' ' ' <"$dir/shard/measure")
@@ -208,13 +208,13 @@ ktap_print_msg "SHARD=2/3: exit $rc, own $own, measure $measure, $failed columns
 	[ "$failed" = 2 ] && grep -q 'holds 1 merge(s): each is measured against its first parent' "$dir/said"
 report $? "make track SHARD=2/3: its own commits and their parents, a merge said, a commit that does not build says why, exit 1"
 env TREE="$tree" RANGE=A..G OUT="$dir/base" \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 grep -q "^error: the base, [0-9a-f]\{12\}, does not build: build failed: make: " "$dir/said" &&
 	[ $rc = 2 ] && ! ls "$dir/base"/*/guest-1 >/dev/null 2>&1
 report $? "make track: a base that does not build ends the run with exit 2 before any guest"
 env TREE="$tree" RANGE=A..G OUT="$dir/base2" \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 ! grep -q '^building ' "$dir/said"
 report $? "make track: a rerun builds nothing, not even what did not build"
 
@@ -228,7 +228,7 @@ refused "make track: a shallow clone without the base" \
 quoted="$dir/the developer's \"linux\" tree"
 git clone -q "$tree" "$quoted" || exit 1
 env TREE="$quoted" RANGE=A..G OUT="$dir/quoted-out" \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 [ $rc = 2 ] &&
 	grep -q "^error: the base, [0-9a-f]\{12\}, does not build: build failed: make: " "$dir/said" &&
@@ -315,7 +315,7 @@ git -C "$tree" format-patch -q --base=M -o "$dir/v1" M..E &&
 		"$dir/v2"/*.patch
 } | sed 's/$/\r/' >"$dir/mangled.mbox"
 env TREE="$tree" MBOX="$dir/mangled.mbox" OUT="$dir/mangled" \
-	sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+	sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 got=$(cut -f2 "$dir/mangled/commits.tsv" | while read -r c; do
 	git -C "$clone" rev-parse "$c^{tree}"
@@ -355,14 +355,14 @@ for i in 0 1 2; do
 	printf '{"settings": {"clock": "instructions"}, "loads": {"before": 6, "after": 6}, "rows": [%s]}\n' \
 		"$(row tasklet_page_pool01_fast_path change 3 3.66)" >"$d/compare.json"
 done
-env MERGE="$h" OUT="$dir/hostile-out" sh "$TOP/tools/track.sh" >"$dir/said" 2>&1
+env MERGE="$h" OUT="$dir/hostile-out" sh "$TOP/tools/track/track.sh" >"$dir/said" 2>&1
 rc=$?
 o=$dir/hostile-out
 ktap_print_msg "hostile subjects: exit $rc"
 sed 's/^/#   /' "$o/reply.txt" 2>/dev/null
 [ $rc = 0 ] && jq -e '.commits[0].subject | contains("$(rm -rf /)")' "$o/track.json" >/dev/null &&
 	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$o/track.svg" &&
-	python3 "$TOP/tools/kcidb-check.py" "$o/kcidb.json" >/dev/null &&
+	python3 "$TOP/tools/results/kcidb-check.py" "$o/kcidb.json" >/dev/null &&
 	jq -e '[.checkouts[].git_commit_name] | index("page_pool: \"quoted\" $(rm -rf /) `id` <b>&amp;</b> \\n\\\\") != null' "$o/kcidb.json" >/dev/null
 report $? "make track: hostile subjects in the JSON, the SVG and the KCIDB document, each well-formed"
 [ -s "$o/reply.txt" ] && ! LC_ALL=C grep -q '[^ -~]' "$o/reply.txt" &&

@@ -3,18 +3,25 @@
 # The core every host tool sources first; sourced, not run.  POSIX sh.
 # Owns: BENCH_TOP and the cache's path, messages (say, die, usage_die),
 # cleanup on every exit and signal (run_child, temp_dir), the checks of
-# a variable's value, and bench_lib, which sources the other libraries
-# a tool needs:
+# a variable's value, and bench_lib, which sources the library of each
+# family a tool needs, tools/NAME/lib.sh:
 #
-#   lib-debian.sh   Debian's packages and kernels (need_packages)
-#   lib-kbuild.sh   kernel trees and the module's builds
-#   lib-guests.sh   guests of the module, the instrument, KVM's diagnosis
-#   lib-profile.sh  the exact profile's plugin, symbols and merge
-#   lib-e2e.sh      the end-to-end scenarios' variables and builds
+#   kernel   Debian's packages and kernels, kernel trees, the module's
+#            builds (needs nothing else)
+#   profile  the exact profile's plugin, symbols and merge (kernel)
+#   guest    guests of the module, the instrument, KVM's diagnosis, the
+#            payloads (kernel, profile)
+#   e2e      the end-to-end scenarios' variables and builds (kernel)
+#   track    make track's and make bisect's kernels and loads
+#   series   the series' peels of upstream/series/
+#   box      make box: the test box over SSH
+#   check    make check's engine: steps, lanes, the time table
 #
-# doc/house.rst maps the rest.
+# A library names the ones it needs with bench_lib too; none needs one
+# that needs it.  A tool lives in its family's folder, two levels below
+# the top (tools/NAME/TOOL.sh).  doc/house.rst maps the rest.
 
-BENCH_TOP=$(cd "$(dirname "$0")/.." && pwd)
+BENCH_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # As README.rst says: root caches in /var/cache, every other user in
 # ~/.cache; BENCH_CACHE overrides both.
 if [ -z "${BENCH_CACHE:-}" ]; then
@@ -36,8 +43,7 @@ nl='
 BENCH_COMPARE=$BENCH_TOP/tools/compare/bench-compare
 export BENCH_COMPARE
 
-# Sources the libraries named (tools/lib-NAME.sh), each once; a library
-# names the ones it needs the same way, so a circle is harmless.
+# Sources the libraries named (tools/NAME/lib.sh), each once.
 bench_libs=
 bench_lib() {	# name...
 	for b_lib in "$@"; do
@@ -45,7 +51,7 @@ bench_lib() {	# name...
 		*" $b_lib "*) continue ;;
 		esac
 		bench_libs="$bench_libs $b_lib"
-		. "$BENCH_TOP/tools/lib-$b_lib.sh"
+		. "$BENCH_TOP/tools/$b_lib/lib.sh"
 	done
 }
 
@@ -125,11 +131,11 @@ run_child() {	# command...
 	return $r_rc
 }
 
-# Runs tools/guest.sh as the script's child.
+# Runs tools/guest/guest.sh as the script's child.
 # BENCH_GUEST_RUNNER may name another runner taking the same options:
 # make check puts one there that injects a failure, or records a boot.
 run_guest() {	# guest.sh option...
-	run_child sh "${BENCH_GUEST_RUNNER:-$BENCH_TOP/tools/guest.sh}" "$@"
+	run_child sh "${BENCH_GUEST_RUNNER:-$BENCH_TOP/tools/guest/guest.sh}" "$@"
 }
 
 # Creates a temporary folder, removed when the script ends, and stores

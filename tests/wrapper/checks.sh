@@ -120,7 +120,7 @@ expect_ktap "-c: a test this kernel cannot run: its line a skip with the reason"
 grep -q '^ok [0-9]* napi_page_pool03_skb_bound page_pool counters # SKIP not run in this load: needs a kernel with skb recycling$' "$out"
 ktap_test_result "-c: and each of its checks a skip under its name" test $? = 0
 cp "$out" "$dir/skipped.ktap"
-python3 "$TOP/tools/ktap-ci.py" names "$dir/ran.ktap" "$dir/skipped.ktap" \
+python3 "$TOP/tools/results/ktap-ci.py" names "$dir/ran.ktap" "$dir/skipped.ktap" \
 	"$dir/tcg.ktap" >"$out" 2>&1; rc=$?
 expect_file "stable names: a test that ran and the same skipped (NAPI, several CPUs) have the same checks" \
 	0 '^113 check names, the same in 3 runs$'
@@ -262,14 +262,14 @@ ktap_test_result "-c: the block a load's lines are of, said before them" test $?
 # CI's view (doc/ci.rst): the same names on two instruments and loop
 # counts, each figure its results file's, NIPA's rules reading each
 # check with its result.
-python3 "$TOP/tools/ktap-ci.py" names "$dir/ran.ktap" "$dir/tcg.ktap" >"$out" 2>&1; rc=$?
+python3 "$TOP/tools/results/ktap-ci.py" names "$dir/ran.ktap" "$dir/tcg.ktap" >"$out" 2>&1; rc=$?
 expect_file "stable names: instructions with loops=20000 and emulated cycles sized by time have the same 113" \
 	0 '^113 check names, the same in 2 runs$'
-python3 "$TOP/tools/ktap-ci.py" figures "$dir/ran.ktap" "$ICOUNT" >"$out" 2>&1; rc=$?
+python3 "$TOP/tools/results/ktap-ci.py" figures "$dir/ran.ktap" "$ICOUNT" >"$out" 2>&1; rc=$?
 expect_file "figures: each test's value is its results file's cycles_min" \
 	0 '^21 tests, 1 of them skips: each figure is its results file.s$'
 sed 's/ value=75\.00 / value=75.01 /' "$dir/ran.ktap" >"$dir/off.ktap"
-python3 "$TOP/tools/ktap-ci.py" figures "$dir/off.ktap" "$ICOUNT" >"$out" 2>&1; rc=$?
+python3 "$TOP/tools/results/ktap-ci.py" figures "$dir/off.ktap" "$ICOUNT" >"$out" 2>&1; rc=$?
 expect_file "figures: a value that is not the results file's is found" \
 	1 'tasklet_page_pool01_fast_path: value=75\.01, its results file.s cycles_min=75\.00'
 nest() {	# ktap-file exit-status: as run_kselftest.sh nests it
@@ -286,14 +286,14 @@ nest() {	# ktap-file exit-status: as run_kselftest.sh nests it
 f=$(variant legacy.results '/^skip: name=cross_cpu_page_pool01_return /d; /^selected: /s/,cross_cpu_page_pool01_return$//; s/^end: tests=20 skips=1$/end: tests=20 skips=0/')
 sh "$WRAPPER" -c "$f" >"$dir/all.ktap" 2>&1
 nest "$dir/all.ktap" 0 >"$dir/nested"
-python3 "$TOP/tools/ktap-ci.py" nipa "$dir/nested" 0 >"$out" 2>&1; rc=$?
+python3 "$TOP/tools/results/ktap-ci.py" nipa "$dir/nested" 0 >"$out" 2>&1; rc=$?
 expect_file "NIPA's rules: a run of nothing skipped is a pass, its 107 checks subtests that passed" \
 	0 '^run pass$'
 [ "$(grep -c '^subtest [^ ]* pass$' "$out")" = 107 ] &&
 	grep -q '^subtest tasklet-page-pool01-fast-path pass$' "$out"
 ktap_test_result "NIPA's rules: each check by its name" test $? = 0
 nest "$dir/ran.ktap" 0 >"$dir/nested"
-python3 "$TOP/tools/ktap-ci.py" nipa "$dir/nested" 0 >"$out" 2>&1; rc=$?
+python3 "$TOP/tools/results/ktap-ci.py" nipa "$dir/nested" 0 >"$out" 2>&1; rc=$?
 expect_file "NIPA's rules: a run with a check skipped is a skip, that subtest a skip" \
 	0 '^subtest cross-cpu-page-pool01-return-cpus skip$'
 grep -q '^run skip$' "$out"
@@ -302,7 +302,7 @@ f=$(variant limit.results '/name=lock /s/ path=- / path=ring /' \
 	"$(only limit-base.results "$ICOUNT" lock)")
 sh "$WRAPPER" -c "$f" >"$dir/failed.ktap" 2>&1
 nest "$dir/failed.ktap" 1 >"$dir/nested"
-python3 "$TOP/tools/ktap-ci.py" nipa "$dir/nested" 1 >"$out" 2>&1; rc=$?
+python3 "$TOP/tools/results/ktap-ci.py" nipa "$dir/nested" 1 >"$out" 2>&1; rc=$?
 expect_file "NIPA's rules: a failed check fails the run, its subtest not ok" \
 	0 '^subtest lock-path fail$'
 grep -q '^run fail$' "$out"

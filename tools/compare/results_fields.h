@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Generated from results.schema by tools/results-schema.py write;
+ * Generated from results.schema by tools/results/schema.py write;
  * do not edit.  The fields of a test: line that format 3 always
  * has, in the order the module writes them; the type of every
  * declared field.

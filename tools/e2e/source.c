@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The virtio-net device that the host's packet source feeds (guest.sh -N,
- * tools/net-source.py, doc/e2e.rst): its interface, found by driver, a
+ * tools/e2e/net-source.py, doc/e2e.rst): its interface, found by driver, a
  * packet socket on it for the requests, and its NAPI moved into threads
  * of its own, whose run time is the receive path's.
  */

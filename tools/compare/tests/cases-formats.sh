@@ -325,7 +325,7 @@ t_env_new_lines() {
 	ok_if "$ok" "environment: accel:, platform: and mitigations: differences shown like config:"
 }
 
-# Issue 16: upstream's lines, exactly as its module and test script
+# Upstream's lines, exactly as its module and test script
 # print them.
 t_upstream_dmesg() {
 	bc data/upstream_a.log data/upstream_b.log

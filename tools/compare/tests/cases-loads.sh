@@ -218,7 +218,7 @@ t_fail_above_within() {
 	ok_if "$ok" "--fail-above: exit 0 within it and without it; sides swapped the -25% is +32.92%"
 }
 
-# Issue 15 item 3: a gate that judged nothing fails.
+# A gate that judged nothing fails.
 t_gate_nothing() {
 	ok=0
 	bc --fail-above 5 data/gate_before.txt data/per_elem_f1.txt
@@ -236,7 +236,7 @@ t_gate_nothing() {
 	ok_if "$ok" "--fail-above that judges no row: exit 1 and says why; n/a rows beside judged ones counted"
 }
 
-# Issue 15 item 2: what a table prints agrees with what it computed.
+# What a table prints agrees with what it computed.
 t_half_units() {
 	bc data/half_before.txt -- data/half_after.txt data/half_after.txt
 	ok=0

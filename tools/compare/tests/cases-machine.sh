@@ -11,7 +11,7 @@ jq_is() {
 	return 1
 }
 
-# Issue 16 item 3: -f json, read back with jq.
+# -f json, read back with jq.
 t_json() {
 	if ! command -v jq >/dev/null 2>&1; then
 		ktap_test_fail "-f json parses with jq (jq not installed: make check needs it)"
@@ -42,7 +42,7 @@ t_json() {
 	ok_if "$ok" "-f json: settings, loads, environment differences and every column of every row, read back by jq"
 }
 
-# -f kcidb: a document KCIDB's rules accept (../../kcidb-check.py), one
+# -f kcidb: a document KCIDB's rules accept (../../results/kcidb-check.py), one
 # checkout, build and test per test of six loads; the value the median
 # of the loads' cheapest repetitions, the same loads the same ids; the
 # test no load ran a SKIP with its reason; loads of two kernels refused.
@@ -54,7 +54,7 @@ t_kcidb() {
 		data/icount_before.txt
 	rc_is 0 || ok=1
 	cp "$tmp/out" "$tmp/kcidb.json"
-	python3 ../../kcidb-check.py "$tmp/kcidb.json" >"$tmp/check" 2>&1 ||
+	python3 ../../results/kcidb-check.py "$tmp/kcidb.json" >"$tmp/check" 2>&1 ||
 		{ ok=1; diag "kcidb-check.py: $(head -n 1 "$tmp/check")"; }
 	jq_is checkout ".checkouts == [{\"id\": \"ci_lab:$hash\", \"origin\": \"ci_lab\", \"git_commit_hash\": \"$hash\", \"git_commit_name\": \"page_pool: a \\\"quoted\\\" subject\\\\\", \"misc\": {\"kernel\": \"6.12.117+deb12-amd64\"}}]" ||
 		ok=1
@@ -68,7 +68,7 @@ t_kcidb() {
 	jq '.tests[0].status = "BOGUS" | .tests[1].colour = 1 |
 		.builds[0].checkout_id = "ci_lab:x"' "$tmp/kcidb.json" \
 		>"$tmp/bad.json"
-	python3 ../../kcidb-check.py "$tmp/bad.json" >"$tmp/check" 2>&1
+	python3 ../../results/kcidb-check.py "$tmp/bad.json" >"$tmp/check" 2>&1
 	[ $? = 1 ] && [ "$(cat "$tmp/check")" = "$tmp/bad.json: tests[0].status: not a valid status
 $tmp/bad.json: tests[1]: property 'colour' is not in the schema
 $tmp/bad.json: builds[0].checkout_id: not in this document's checkouts" ] ||
@@ -83,7 +83,7 @@ $tmp/bad.json: builds[0].checkout_id: not in this document's checkouts" ] ||
 	rc_is 2 || ok=1
 	has err "^bench-compare: -f kcidb: the loads are not of one build: $tmp/kernels.txt:1 and $tmp/kernels.txt:20 differ in kernel$" ||
 		ok=1
-	ok_if "$ok" "-f kcidb: a KCIDB v5.3 document (tools/kcidb-check.py, which finds a bad status, property and link), a test a row with the median of the loads, the skipped one a SKIP with its reason, the same ids again; two kernels refused"
+	ok_if "$ok" "-f kcidb: a KCIDB v5.3 document (tools/results/kcidb-check.py, which finds a bad status, property and link), a test a row with the median of the loads, the skipped one a SKIP with its reason, the same ids again; two kernels refused"
 }
 
 # --check: nothing and exit 0 for whole files, the first complaint as

@@ -150,7 +150,7 @@ error_cases() {
 		"bench-compare: option '--alpha' needs a value" "$B1" "$A1" --alpha
 }
 
-# Issue 15: one strictness for every parser. Cut lines, numbers beyond
+# One strictness for every parser. Cut lines, numbers beyond
 # what a u64 per element can be, NUL bytes and control characters are
 # errors naming FILE:LINE, exit 2, no table.
 strict_cases() {
@@ -250,7 +250,7 @@ strict_cases() {
 		data/f3_count.txt data/f3_after.txt
 }
 
-# Issue 21: one grammar with results_lib.sh's results_check. Test names
+# One grammar with results_lib.sh's results_check. Test names
 # are 1 to 64 letters, digits, _ and -; the words of test:, skip:, cpu:
 # (and prof:) lines are name=TEST, then key=value, a key of a-z, 0-9
 # and _, a value, no key twice; every line of a block is KEY: text.
@@ -352,7 +352,7 @@ profile_cases() {
 		"$Q" data/f4_one.txt
 }
 
-# Issue 14: numbers of two clocks are never compared.
+# Numbers of two clocks are never compared.
 clock_cases() {
 	$1 "results files of two clocks" 2 \
 		"bench-compare: loads of different clocks cannot be compared: data/f3_before.txt:1 counts cycles, data/icount_after.txt:1 instructions" \

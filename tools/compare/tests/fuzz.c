@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzz step of bench-compare (issue 15 item 8): mutations of the
- * sample inputs, fed to a build with AddressSanitizer and UBSan.
+ * The fuzz step of bench-compare: mutations of the sample inputs, fed
+ * to a build with AddressSanitizer and UBSan.
  *
  *   fuzz -b BENCH_COMPARE -n CASES -s SEED -t SECONDS -o FINDINGS SEED_FILE...
  *

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# A benchmark of bench-compare's cost on large inputs (issue 15 item 4),
+# A benchmark of bench-compare's cost on large inputs,
 # not a test: it prints the wall time and peak memory of each case, to
 # be reported, and fails only if bench-compare does.
 #

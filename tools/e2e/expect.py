@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checks the end-to-end scenarios against a change known by
+# construction (doc/e2e.rst): INSNS instructions more each time a page
+# is recycled into page_pool's cache.
+#
+#   e2e/expect.py [--within LO..HI] AB_JSON AA_JSON|- INSNS RESULTS...
+#
+# AB_JSON and AA_JSON are bench-compare -f json of the change against
+# its base and of the base against itself (- for none), RESULTS the
+# results files of their loads (formats 3 and 4, read through
+# tools/results/results.py, which refuses a bad line).  A scenario's path is what its rows in
+# RESULTS say (every load the same).  The cache scenarios recycle a page
+# per packet: their row must say "change", its shift be nearer INSNS per
+# packet than INSNS/2 and its interval narrower than INSNS: +INSNS, told
+# apart from none and from a second recycle a packet (a timer tick that
+# lands in a repetition or not moves a figure by a few instructions a
+# packet, and the pools' warm-up adds hundredths); every other
+# scenario's, "noise", or a shift whose interval lies within INSNS/12
+# of none: the ring scenario's pages that still recycle into the cache
+# (some one in seventy) carry a share of the change, +0.045 a packet
+# for INSNS 6 on the small 6.12 kernels, which six loads a side tell
+# from none in about one run of two; in the A/A, every row "noise".  --within LO..HI
+# takes instead any shift whose interval lies in LO..HI, for a scenario
+# whose count moves by boot: on the small 6.12 kernels, a load's
+# cheapest repetition of generic_xdp_drop ranged from 6409.77 to 6412.64
+# instructions a packet over six boots of one kernel (0.9 a packet for
+# each timer tick more in it).  Both kinds must be there: a check of
+# nothing fails.
+# Prints a line per scenario; exit 1 when one fails, 2 on bad usage or
+# input.
+import json
+import os
+import sys
+
+# tools/results/results.py, the one reader of results files, beside this file
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), 'results'))
+import results  # noqa: E402
+
+
+def usage(msg):
+    print("e2e/expect.py: %s" % msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def load_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        return {row["test"]: row for row in doc["rows"]}
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        usage("%s: not bench-compare's JSON (%s)" % (path, err))
+
+
+def scenario_paths(files):
+    """Each scenario's paths over the loads: {name: {path, ...}}."""
+    try:
+        blocks = results.read_files(files)
+    except results.ResultsError as err:
+        usage(str(err))
+    paths = {}
+    for block in blocks:
+        for fields in block.rows["test"]:
+            if fields.get("wanted_context") == "e2e":
+                paths.setdefault(fields["name"], set()).add(fields["path"])
+    return paths
+
+
+def shift(row):
+    """The row's shift per packet and its interval, or None, None."""
+    clock = row.get("instructions")
+    if (not isinstance(clock, dict) or not clock.get("ci") or
+            not isinstance(clock.get("diff"), (int, float))):
+        return None, None
+    return clock["diff"], clock["ci"]
+
+
+def main(argv):
+    within = None
+    if argv[:1] == ["--within"]:
+        try:
+            lo, hi = (float(v) for v in argv[1].split("..", 1))
+        except (IndexError, ValueError):
+            usage("--within needs LO..HI, two numbers")
+        within = (lo, hi)
+        argv = argv[2:]
+    if len(argv) < 4:
+        usage("usage: e2e/expect.py AB_JSON AA_JSON INSNS RESULTS...")
+    ab = load_json(argv[0])
+    aa = load_json(argv[1]) if argv[1] != "-" else None
+    try:
+        insns = float(argv[2])
+    except ValueError:
+        usage("%s: not a number of instructions" % argv[2])
+    paths = scenario_paths(argv[3:])
+    ok = True
+    kinds = set()
+    for name in sorted(paths):
+        seen = paths[name]
+        row = ab.get(name)
+        aa_row = aa.get(name) if aa is not None else {"verdict": "noise"}
+        if len(seen) != 1 or row is None or aa_row is None:
+            print("%s: paths %s over the loads, %s in the A/B, %s in the A/A"
+                  % (name, ",".join(sorted(seen)),
+                     "a row" if row else "no row",
+                     "a row" if aa_row else "no row"))
+            ok = False
+            continue
+        path = seen.pop()
+        diff, ci = shift(row)
+        if path == "cache" and within:
+            want = "change, +%g per packet (an interval in %g..%g)" % (
+                insns, within[0], within[1])
+            good = (row["verdict"] == "change" and ci is not None and
+                    within[0] <= ci[0] and ci[1] <= within[1])
+        elif path == "cache":
+            want = "change, +%g per packet" % insns
+            good = (row["verdict"] == "change" and ci is not None and
+                    abs(diff - insns) < insns / 2 and ci[1] - ci[0] < insns)
+        else:
+            bound = insns / 12
+            want = "noise, or a shift within +-%g per packet" % bound
+            good = row["verdict"] == "noise" or (
+                ci is not None and -bound <= ci[0] and ci[1] <= bound)
+        good = good and aa_row["verdict"] == "noise"
+        kinds.add(path == "cache")
+        print("%s: path %s, wants %s: %s, %s%s%s" %
+              (name, path, want, row["verdict"],
+               "%+g (%s..%s)" % (diff, ci[0], ci[1]) if ci else "no shift",
+               "; A/A " + aa_row["verdict"] if aa is not None else "",
+               "" if good else "  <- wrong"))
+        ok = ok and good
+    for name, row in sorted((aa or {}).items()):
+        if name not in paths and row["verdict"] != "noise":
+            print("%s: A/A %s  <- wrong" % (name, row["verdict"]))
+            ok = False
+    if kinds != {True, False}:
+        print("no %s scenario ran: nothing tells the paths apart" %
+              ("cache" if True not in kinds else "other"))
+        ok = False
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -89,10 +89,34 @@ enum side {
 
 extern const char * const side_names[NR_SIDES];
 
+/*
+ * The figures of a test per load: the cycle counter's (cycles_*, what
+ * clock: says it counts) and ns, which carry repetitions, and the PMU's
+ * core cycles and retired instructions per element (pmu_cycles_per_elem,
+ * instructions_per_elem), one value a load, where the PMU counted.
+ */
 enum metric {
 	MET_CYCLES,
 	MET_NS,
+	MET_CORE_CYCLES,
+	MET_PMU_INSNS,
 	NR_METRICS,
+};
+
+/* The names --figure takes, by metric (NULL: not a figure: ns). */
+extern const char * const figure_names[NR_METRICS];
+/* The unit of a figure's columns; MET_CYCLES's is the clock's name. */
+extern const char * const figure_units[NR_METRICS];
+
+/*
+ * The unit of replication, the sample the verdict counts (--unit):
+ * auto is the boot where the clock counts cycles and the load where it
+ * counts instructions (a count that does not depend on the boot).
+ */
+enum unit {
+	UNIT_AUTO,
+	UNIT_BOOT,
+	UNIT_LOAD,
 };
 
 /* What the cycle counter counted: see the clock: line of format 3. */
@@ -142,7 +166,8 @@ struct vec {
 
 /*
  * The repetitions of one test and metric on one side, load after load:
- * load i measured reps[ends[i - 1]] .. reps[ends[i] - 1] (ends[-1] = 0).
+ * load i measured reps[ends[i - 1]] .. reps[ends[i] - 1] (ends[-1] = 0),
+ * and was the set's load load_of[i] - 1 (0: not known, a load apart).
  * They stay apart until the comparison reduces each load to one value.
  */
 struct series {
@@ -150,6 +175,7 @@ struct series {
 	size_t nr_reps;
 	size_t cap_reps;
 	size_t *ends;
+	size_t *load_of;
 	size_t nr_loads;
 	size_t cap_loads;
 };
@@ -181,6 +207,8 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __printf(1, 2);
 void vec_push(struct vec *vec, double x);
 void series_add(struct series *s, const double *reps, size_t n);
+void series_add_at(struct series *s, const double *reps, size_t n,
+		   size_t load);
 const double *series_load(const struct series *s, size_t i, size_t *n);
 void series_free(struct series *s);
 void sbuf_add(struct sbuf *b, const char *s, size_t len);
@@ -265,6 +293,23 @@ void hl_shift(const double *b, size_t nb, const double *a, size_t na,
 double hl_kth_difference(const double *b, size_t nb, const double *a,
 			 size_t na, size_t k);
 void holm_adjust(const double *p, size_t m, double *adj);
+size_t group_medians(const double *v, const size_t *group, size_t n,
+		     double *out);
+
+/*
+ * How the per-load values of a row spread: between the boots and within
+ * one (one-way random effects, each side about its own mean). NAN where
+ * the loads cannot tell: within needs a boot of two loads, between two
+ * boots on a side and the within figure.
+ */
+struct spread {
+	double sd_between;	/* of the boots' true means */
+	double sd_within;	/* of loads about their boot's mean */
+	double share;		/* between / (between + within), variances */
+};
+
+void boot_spread(const double *v, const size_t *group, const int *stratum,
+		 size_t n, struct spread *out);
 
 /* ------------------------------------------------------------------ */
 /* input.c */
@@ -284,6 +329,8 @@ struct load {
 	size_t profiles;	/* tests it gave a profile for (prof: lines) */
 	size_t caches;		/* 1 + number of its profile: line, or 0 */
 	size_t env;		/* 1 + number of its environment, or 0 */
+	size_t boot;		/* 1 + number of its boot_id: line, or 0 */
+	size_t pmu_values;	/* tests it gave the PMU's figures for */
 	const char *file;	/* where it starts */
 	unsigned long line;
 };
@@ -345,6 +392,7 @@ struct bench_set {
 	struct strtab paths;	/* the names of the files read */
 	struct strtab fns;	/* the functions of the profiles */
 	struct strtab caches;	/* the cache geometries of profile: lines */
+	struct strtab boots;	/* the boot ids of boot_id: lines */
 	struct strtab skipped;	/* the tests a load skipped (skip: lines) */
 	char **skip_reasons;	/* the first reason given for each */
 	enum clock clock;	/* of every load, once check_clocks() agreed */
@@ -354,6 +402,7 @@ int read_input(struct bench_set *set, enum side side, const char *path);
 int read_stream(struct bench_set *set, enum side side, const char *name,
 		FILE *f);
 int check_clocks(struct bench_set *set);
+int check_figure(const struct bench_set *set, enum metric figure);
 void free_set(struct bench_set *set);
 
 /* ------------------------------------------------------------------ */
@@ -401,8 +450,10 @@ enum verdict {
 
 struct metric_cmp {
 	bool have;		/* values on both sides */
-	struct vec v[NR_SIDES];	/* one value per load */
-	double before, after;	/* medians of the per-load values */
+	struct vec v[NR_SIDES];	/* one value per unit: load, or boot */
+	size_t loads[NR_SIDES];	/* the loads they come from */
+	double before, after;	/* medians of the per-unit values */
+	struct spread spread;	/* of the per-load values */
 	struct shift shift;	/* after - before */
 	int decimals;		/* shown */
 };
@@ -438,6 +489,7 @@ struct row {
 	double pct;
 	enum metric pct_of;
 	size_t loads[NR_SIDES];
+	size_t units[NR_SIDES];	/* the samples of the verdict: boots, loads */
 	/*
 	 * The loads that carried ns, per side. Unless every load counted in
 	 * loads[] did, the row shows no ns (nor % change of them): each
@@ -447,7 +499,7 @@ struct row {
 	bool ns_dropped;	/* some loads carried ns: not shown */
 	double p_raw, p_adj;	/* NAN for n/a */
 	enum verdict verdict;
-	size_t need;		/* loads per side that n/a needs */
+	size_t need;		/* units per side that n/a needs */
 };
 
 struct comparison {
@@ -456,7 +508,20 @@ struct comparison {
 	double alpha;
 	enum load_stat load_stat;
 	enum clock clock;	/* the unit of the cycles metric */
+	enum metric figure;	/* what the verdict is of (--figure) */
+	enum unit unit;		/* UNIT_BOOT or UNIT_LOAD, auto resolved */
+	bool by_boot;		/* the unit is the boot, and some boot has
+				 * several loads: boots are counted
+				 */
+	bool split;		/* a row has a between or within figure */
 	size_t loads[NR_SIDES];	/* with values, per side */
+	size_t boots[NR_SIDES];	/* of them, the boots (a load that says
+				 * none counts as one of its own)
+				 */
+	size_t no_boot[NR_SIDES];	/* of the loads, those saying none */
+	const char *one_boot[NR_SIDES];	/* the id, when several loads of a
+					 * side all come from one boot
+					 */
 	size_t prof_loads[NR_SIDES];	/* with a profile, per side */
 	size_t prof_rows;	/* rows profiled on both sides */
 	size_t prof_moved_rows;	/* of them, rows with a function moved */
@@ -466,6 +531,11 @@ struct comparison {
 
 void compare_build(const struct bench_set *set, double alpha,
 		   enum load_stat load_stat, struct comparison *cmp);
+void compare_build_by(const struct bench_set *set, double alpha,
+		      enum load_stat load_stat, enum metric figure,
+		      enum unit unit, struct comparison *cmp);
+const char *figure_unit(enum metric figure, enum clock clock);
+const char *unit_name(const struct comparison *cmp, size_t n);
 void compare_free(struct comparison *cmp);
 char *ns_dropped_note(const struct row *r);
 

@@ -251,8 +251,9 @@ static void store_value(struct parse_ctx *ctx, const struct legacy_rec *r,
 	t->dmesg.full = full;
 	ctx->set->loads[ctx->dmesg_load - 1].values++;
 	ctx->samples++;
-	add_reps(ctx, t, MET_CYCLES, &cycles, 1, full ? INT_DECIMALS : 0);
-	add_reps(ctx, t, MET_NS, &r->ns, 1, r->ns_decimals);
+	add_reps(ctx, t, MET_CYCLES, ctx->dmesg_load, &cycles, 1,
+		 full ? INT_DECIMALS : 0);
+	add_reps(ctx, t, MET_NS, ctx->dmesg_load, &r->ns, 1, r->ns_decimals);
 }
 
 /* "Type:NAME Per elem: ... tsc_interval:Z)" from after "Type:". */

@@ -297,6 +297,7 @@ void free_set(struct bench_set *set)
 	strtab_free(&set->paths);
 	strtab_free(&set->fns);
 	strtab_free(&set->caches);
+	strtab_free(&set->boots);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -326,6 +327,32 @@ int check_clocks(struct bench_set *set)
 				 clock_names[l->clock]);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * A figure of the PMU (--figure core-cycles or instructions) is in
+ * every test of every load with values, or there is no comparison of
+ * it: 0, or -1 after naming the first load without it, in one line.
+ */
+int check_figure(const struct bench_set *set, enum metric figure)
+{
+	size_t i;
+
+	if (figure != MET_CORE_CYCLES && figure != MET_PMU_INSNS)
+		return 0;
+	for (i = 0; i < set->nr_loads; i++) {
+		const struct load *l = &set->loads[i];
+
+		if (l->values == l->pmu_values)
+			continue;
+		complain("%s:%lu: --figure %s: this load has no PMU figures for %zu of its %zu tests (%s)",
+			 l->file, l->line, figure_names[figure],
+			 l->values - l->pmu_values, l->values,
+			 l->dmesg ? "a kernel log has none" :
+			 "pmu=-: the module counted no PMU events here, as in an emulated guest");
+		return -1;
 	}
 	return 0;
 }

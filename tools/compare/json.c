@@ -47,6 +47,22 @@ static void put_exact(double x)
 	free(s);
 }
 
+/*
+ * The key of a figure's values: the clock's name for the counter's
+ * ("cycles", "instructions"), "core_cycles" and "pmu_instructions" for
+ * the PMU's, "ns".
+ */
+static const char *json_unit(enum metric m, enum clock clock)
+{
+	static const char * const keys[NR_METRICS] = {
+		[MET_NS] = "ns",
+		[MET_CORE_CYCLES] = "core_cycles",
+		[MET_PMU_INSNS] = "pmu_instructions",
+	};
+
+	return m == MET_CYCLES ? clock_names[clock] : keys[m];
+}
+
 static void put_settings(const struct comparison *cmp)
 {
 	char *level = fmt_level(cmp->alpha);
@@ -57,9 +73,17 @@ static void put_settings(const struct comparison *cmp)
 	       cmp->load_stat == LOAD_MIN ? "min" : "median");
 	put_exact(cmp->alpha);
 	printf(", \"interval_level_percent\": %s, \"pct_change_of\": ", level);
-	json_str(cmp->clock == CLOCK_CYCLES ? "ns" : clock_names[cmp->clock]);
+	json_str(json_unit(cmp->clock == CLOCK_CYCLES &&
+			   cmp->figure == MET_CYCLES ? MET_NS : cmp->figure,
+			   cmp->clock));
+	printf(", \"figure\": ");
+	json_str(figure_names[cmp->figure]);
+	printf(", \"unit\": \"%s\"", cmp->by_boot ? "boot" : "load");
 	printf("},\n  \"loads\": {\"before\": %zu, \"after\": %zu},\n",
 	       cmp->loads[SIDE_BEFORE], cmp->loads[SIDE_AFTER]);
+	printf("  \"boots\": {\"before\": %zu, \"after\": %zu, \"without_id\": {\"before\": %zu, \"after\": %zu}},\n",
+	       cmp->boots[SIDE_BEFORE], cmp->boots[SIDE_AFTER],
+	       cmp->no_boot[SIDE_BEFORE], cmp->no_boot[SIDE_AFTER]);
 	free(level);
 }
 
@@ -194,11 +218,55 @@ static void put_null_reason(const struct row *r)
 	free(note);
 }
 
+/* A number, or null where it is not one. */
+static void put_num_or_null(double x, int decimals)
+{
+	if (isnan(x))
+		fputs("null", stdout);
+	else
+		json_num(x, decimals);
+}
+
+/*
+ * "spread": how the per-load values of the figure spread between boots
+ * and within one (standard deviations in its unit, the share of the
+ * variance between boots), null where the loads cannot tell.
+ */
+static void put_spread(const struct metric_cmp *mc)
+{
+	int d = mc->decimals < 2 ? 2 : mc->decimals;
+
+	printf(", \"spread\": {\"sd_between_boots\": ");
+	put_num_or_null(mc->have ? mc->spread.sd_between : NAN, d);
+	printf(", \"sd_within_boots\": ");
+	put_num_or_null(mc->have ? mc->spread.sd_within : NAN, d);
+	printf(", \"between_share\": ");
+	put_num_or_null(mc->have ? mc->spread.share : NAN, 4);
+	putchar('}');
+}
+
+/* The PMU's figures other than the one judged, where both sides have them. */
+static void put_pmu_metrics(const struct comparison *cmp, const struct row *r)
+{
+	int m;
+
+	for (m = MET_CORE_CYCLES; m < NR_METRICS; m++) {
+		if (m != (int)cmp->figure && r->m[m].have)
+			put_metric(json_unit((enum metric)m, cmp->clock),
+				   &r->m[m], false);
+	}
+}
+
 static void put_row(const struct comparison *cmp, const struct row *r)
 {
+	const struct metric_cmp *fig = &r->m[cmp->figure];
+
 	printf("    {\"test\": ");
 	json_str(r->test->name);
-	put_metric(clock_names[cmp->clock], &r->m[MET_CYCLES], true);
+	put_metric(json_unit(cmp->figure, cmp->clock), fig, true);
+	if (cmp->figure != MET_CYCLES)
+		put_metric(clock_names[cmp->clock], &r->m[MET_CYCLES], false);
+	put_pmu_metrics(cmp, r);
 	if (cmp->clock == CLOCK_CYCLES) {
 		put_metric("ns", &r->m[MET_NS], false);
 		printf(", \"ns_loads\": {\"before\": %zu, \"after\": %zu}",
@@ -207,15 +275,24 @@ static void put_row(const struct comparison *cmp, const struct row *r)
 	printf(", \"pct_change\": ");
 	json_num(r->pct, 2);
 	put_null_reason(r);
-	printf(", \"loads\": {\"before\": %zu, \"after\": %zu}, \"p_raw\": ",
+	printf(", \"loads\": {\"before\": %zu, \"after\": %zu}",
 	       r->loads[SIDE_BEFORE], r->loads[SIDE_AFTER]);
+	printf(", \"samples\": {\"before\": %zu, \"after\": %zu}",
+	       r->units[SIDE_BEFORE], r->units[SIDE_AFTER]);
+	put_spread(fig);
+	printf(", \"p_raw\": ");
 	put_p(r->p_raw);
 	printf(", \"p_holm\": ");
 	put_p(r->p_adj);
 	printf(", \"verdict\": ");
 	json_str(verdict_names[r->verdict]);
 	printf(", \"need_loads\": ");
-	if (r->verdict == VERDICT_NA && r->need)
+	if (r->verdict == VERDICT_NA && r->need && !cmp->by_boot)
+		printf("%zu", r->need);
+	else
+		fputs("null", stdout);
+	printf(", \"need_boots\": ");
+	if (r->verdict == VERDICT_NA && r->need && cmp->by_boot)
 		printf("%zu", r->need);
 	else
 		fputs("null", stdout);

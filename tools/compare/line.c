@@ -161,11 +161,14 @@ struct bench_test *find_test(struct bench_set *set, const char *name,
 	return t;
 }
 
-/* One load's @n repetitions (@decimals) of metric @m of @t. */
+/*
+ * Load @load's (1 + its index) @n repetitions (@decimals) of metric @m
+ * of @t.
+ */
 void add_reps(struct parse_ctx *ctx, struct bench_test *t, enum metric m,
-	      const double *reps, size_t n, int decimals)
+	      size_t load, const double *reps, size_t n, int decimals)
 {
-	series_add(&t->val[ctx->side][m], reps, n);
+	series_add_at(&t->val[ctx->side][m], reps, n, load);
 	if (decimals > t->decimals[m])
 		t->decimals[m] = decimals;
 }

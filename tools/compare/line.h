@@ -70,6 +70,6 @@ size_t new_load(struct parse_ctx *ctx);
 struct bench_test *find_test(struct bench_set *set, const char *name,
 			     size_t len);
 void add_reps(struct parse_ctx *ctx, struct bench_test *t, enum metric m,
-	      const double *reps, size_t n, int decimals);
+	      size_t load, const double *reps, size_t n, int decimals);
 
 #endif /* BENCH_COMPARE_LINE_H */

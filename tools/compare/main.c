@@ -56,6 +56,8 @@ struct options {
 	double alpha;
 	double fail_above;	/* NAN: not given */
 	enum load_stat load_stat;
+	enum metric figure;	/* what the verdict is of */
+	enum unit unit;		/* the unit of replication */
 	const char *plot;	/* NULL: no picture */
 	bool dry_run;		/* check the options, read nothing */
 	bool check;		/* read the files, print nothing */
@@ -117,6 +119,38 @@ static int opt_load_stat(struct options *o, const char *v)
 	return 0;
 }
 
+/* --figure tsc|core-cycles|instructions: what the verdict is of. */
+static int opt_figure(struct options *o, const char *v)
+{
+	int m;
+
+	for (m = 0; m < NR_METRICS; m++) {
+		if (figure_names[m] && !strcmp(v, figure_names[m])) {
+			o->figure = (enum metric)m;
+			return 0;
+		}
+	}
+	return usage_error("bad --figure '%s': tsc, core-cycles or instructions",
+			   v);
+}
+
+/* --unit auto|boot|load: what one sample of the verdict is. */
+static int opt_unit(struct options *o, const char *v)
+{
+	static const char * const names[] = {
+		[UNIT_AUTO] = "auto", [UNIT_BOOT] = "boot", [UNIT_LOAD] = "load",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(v, names[i])) {
+			o->unit = (enum unit)i;
+			return 0;
+		}
+	}
+	return usage_error("bad --unit '%s': auto, boot or load", v);
+}
+
 static int opt_plot(struct options *o, const char *v)
 {
 	if (!plot_path_ok(v))
@@ -162,6 +196,8 @@ static const struct {
 	{ "--alpha", NULL, opt_alpha },
 	{ "--fail-above", NULL, opt_fail_above },
 	{ "--load-stat", NULL, opt_load_stat },
+	{ "--figure", NULL, opt_figure },
+	{ "--unit", NULL, opt_unit },
 	{ "--plot", NULL, opt_plot },
 	{ "--origin", NULL, opt_origin },
 	{ "--commit", NULL, opt_commit },
@@ -266,7 +302,7 @@ static int parse_args(int argc, char **argv, struct options *o)
  */
 static char *no_pct_reason(const struct comparison *cmp, const struct row *r)
 {
-	const char *unit = r->pct_of == MET_NS ? "ns" : clock_names[cmp->clock];
+	const char *unit = figure_unit(r->pct_of, cmp->clock);
 
 	if (r->ns_dropped)
 		return ns_dropped_note(r);
@@ -286,8 +322,7 @@ static int gate_row(const struct comparison *cmp, const struct row *r,
 	pct = fmt_pct(r->pct);
 	fprintf(stderr,
 		PROG ": regression above %g%%: %s %s/elem %s (p=%.3g after Holm)\n",
-		limit, r->test->name,
-		r->pct_of == MET_NS ? "ns" : clock_names[cmp->clock],
+		limit, r->test->name, figure_unit(r->pct_of, cmp->clock),
 		pct, r->p_adj);
 	free(pct);
 	return 1;
@@ -323,10 +358,11 @@ static int gate_fail_above(const struct comparison *cmp, double limit)
 		ret |= gate_row(cmp, r, limit);
 	}
 	if (!judged) {
-		fprintf(stderr, PROG ": --fail-above %g: no row could be judged (%s)\n",
+		fprintf(stderr, PROG ": --fail-above %g: no row could be judged (%s%s)\n",
 			limit, !cmp->nr ? "no test present on both sides" :
-			na == cmp->nr ? "every row n/a: too few loads" :
-					"no row with a verdict has a % change");
+			na == cmp->nr ? "every row n/a: too few " :
+					"no row with a verdict has a % change",
+			cmp->nr && na == cmp->nr ? unit_name(cmp, 2) : "");
 		return 1;
 	}
 	if (na)
@@ -377,6 +413,8 @@ int main(int argc, char **argv)
 		.alpha = DEFAULT_ALPHA,
 		.fail_above = NAN,
 		.load_stat = LOAD_MIN,
+		.figure = MET_CYCLES,
+		.unit = UNIT_AUTO,
 		.kcidb.origin = KCIDB_ORIGIN,
 	};
 	struct bench_set set = { NULL };
@@ -403,12 +441,12 @@ int main(int argc, char **argv)
 				bad = true;
 		}
 	}
-	if (bad || check_clocks(&set)) {
+	if (bad || check_clocks(&set) || check_figure(&set, o.figure)) {
 		free_set(&set);
 		return 2;
 	}
 
-	compare_build(&set, o.alpha, o.load_stat, &cmp);
+	compare_build_by(&set, o.alpha, o.load_stat, o.figure, o.unit, &cmp);
 	/* the table first: a picture that cannot be drawn must not hide it */
 	if (o.fmt == OUT_JSON)
 		print_json(&set, &cmp);

@@ -151,7 +151,7 @@ static bool plot_names_ok(const struct comparison *cmp)
 	return true;
 }
 
-/* x y side: one line per load and side, in % of the before median. */
+/* x y side: one line per unit and side, in % of the before median. */
 static void put_points(FILE *f, const struct comparison *cmp)
 {
 	size_t i, j;
@@ -159,10 +159,10 @@ static void put_points(FILE *f, const struct comparison *cmp)
 
 	for (i = 0; i < cmp->nr; i++) {
 		const struct row *r = &cmp->rows[i];
-		double ref = r->m[MET_CYCLES].before;
+		double ref = r->m[cmp->figure].before;
 
 		for (s = 0; s < NR_SIDES; s++) {
-			const struct vec *v = &r->m[MET_CYCLES].v[s];
+			const struct vec *v = &r->m[cmp->figure].v[s];
 			double x = (double)i + (s ? PLOT_OFFSET : -PLOT_OFFSET);
 
 			for (j = 0; j < v->n; j++) {
@@ -181,7 +181,7 @@ static void put_medians(FILE *f, const struct comparison *cmp)
 	size_t i;
 
 	for (i = 0; i < cmp->nr; i++) {
-		const struct metric_cmp *mc = &cmp->rows[i].m[MET_CYCLES];
+		const struct metric_cmp *mc = &cmp->rows[i].m[cmp->figure];
 		double y = mc->before ? mc->after / mc->before * 100 : 0;
 
 		fprintf(f, "%zu 100 %.6g %s\n", i, isfinite(y) ? y : 0,
@@ -200,10 +200,10 @@ static bool plot_range(const struct comparison *cmp, double *plo, double *phi)
 		const struct row *r = &cmp->rows[i];
 
 		for (s = 0; s < NR_SIDES; s++) {
-			const struct vec *v = &r->m[MET_CYCLES].v[s];
+			const struct vec *v = &r->m[cmp->figure].v[s];
 
-			for (j = 0; j < v->n && r->m[MET_CYCLES].before > 0; j++) {
-				y = v->v[j] / r->m[MET_CYCLES].before * 100;
+			for (j = 0; j < v->n && r->m[cmp->figure].before > 0; j++) {
+				y = v->v[j] / r->m[cmp->figure].before * 100;
 				if (!isfinite(y))
 					continue;
 				if (y > 0 && y < lo)
@@ -246,8 +246,8 @@ static void put_script(FILE *gp, const struct comparison *cmp, bool svg)
 		fprintf(gp, "set xtics font \",%zu\"\n",
 			row_px * 3 / 5 < 4 ? 4 : row_px * 3 / 5);
 	fprintf(gp,
-		"set title \"%s/elem of each load, in %% of the before median (%s of each load)\"\n",
-		clock_names[cmp->clock],
+		"set title \"%s/elem of each %s, in %% of the before median (%s of each load)\"\n",
+		figure_unit(cmp->figure, cmp->clock), unit_name(cmp, 1),
 		cmp->load_stat == LOAD_MIN ? "cheapest repetition" :
 					     "median repetition");
 	fputs("set ylabel \"% of before median\"\n"

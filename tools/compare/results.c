@@ -38,13 +38,52 @@
  */
 #include "results_fields.h"
 
+/*
+ * The fields read besides those format 3 always has: the PMU's figures,
+ * which a test: line has where the PMU counted (pmu=- where not).
+ */
+enum pmu_field {
+	F_PMU_INSNS = NR_FIELDS,
+	F_PMU_CYCLES,
+	NR_READ_FIELDS,
+};
+
 /* Where a metric's values are: a total, a per-element value, a list. */
 static const struct {
 	enum test_field total, per_elem, samples;
-} metric_fields[NR_METRICS] = {
+} metric_fields[MET_CORE_CYCLES] = {
 	[MET_CYCLES] = { F_CYCLES, F_CYCLES_PER_ELEM, F_CYCLES_SAMPLES },
 	[MET_NS] = { F_NS, F_NS_PER_ELEM, F_NS_SAMPLES },
 };
+
+/* The PMU's metrics and their fields: one value per load. */
+static const struct {
+	enum metric metric;
+	int field;
+} pmu_fields[] = {
+	{ MET_CORE_CYCLES, F_PMU_CYCLES },
+	{ MET_PMU_INSNS, F_PMU_INSNS },
+};
+
+/* The keys of the fields read, field_names[] and the PMU's. */
+static const char * const *read_keys(void)
+{
+	static const char *keys[NR_READ_FIELDS];
+
+	if (!keys[0]) {
+		memcpy(keys, field_names, sizeof(field_names));
+		keys[F_PMU_INSNS] = "instructions_per_elem";
+		keys[F_PMU_CYCLES] = "pmu_cycles_per_elem";
+	}
+	return keys;
+}
+
+/*
+ * The boot a block says it ran in: "boot_id: UUID", the kernel's
+ * /proc/sys/kernel/random/boot_id (env_lib.sh), lowercase as the kernel
+ * writes it.
+ */
+#define BOOT_ID_LEN	36
 
 /*
  * The header lines read: the clock of the load, and its environment,
@@ -104,7 +143,7 @@ const char * const *const prof_keys = prof_fields + PF_COUNT;
 
 /* One test: line, its fields split, its numbers read. */
 struct test_line {
-	const char *val[NR_FIELDS];
+	const char *val[NR_READ_FIELDS];
 	const char *name;
 	unsigned long long invokes;
 	unsigned long long reps;
@@ -367,6 +406,48 @@ static void parse_env_words(struct parse_ctx *ctx, const char *prefix,
 	free(key.s);
 }
 
+/* Whether @s is a boot id: 8-4-4-4-12 lowercase hex digits. */
+static bool boot_id_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len != BOOT_ID_LEN)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return false;
+		} else if (!s[i] || !strchr("0123456789abcdef", s[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * "boot_id: UUID": the boot the load ran in, once per block. Loads of
+ * one boot share its offset (doc/comparing.rst): the comparison counts
+ * boots where the files say them.
+ */
+static void parse_boot(struct parse_ctx *ctx, const char *s)
+{
+	struct load *l = &ctx->set->loads[ctx->res.load - 1];
+	size_t len;
+
+	s = trimmed(s, &len);
+	if (l->boot) {
+		parse_error(ctx, "boot_id: line given twice in its block");
+		return;
+	}
+	if (!boot_id_ok(s, len)) {
+		parse_error(ctx,
+			    "bad boot_id '%s': expected the kernel's boot_id, a UUID (8-4-4-4-12 lowercase hex digits)",
+			    echo(s).s);
+		return;
+	}
+	l->boot = strtab_id(&ctx->set->boots, s, len, NULL) + 1;
+}
+
 /* The environment lines of an open block; false if @line is none. */
 static bool parse_header(struct parse_ctx *ctx, const char *line)
 {
@@ -374,6 +455,11 @@ static bool parse_header(struct parse_ctx *ctx, const char *line)
 
 	if (ctx->res.format <= 0 || ctx->res.ended)
 		return false;
+	if (starts(line, "boot_id:")) {
+		if (data_line_ok(ctx, line, "results line"))
+			parse_boot(ctx, line + 8);
+		return true;
+	}
 	for (i = 0; i < ARRAY_SIZE(headers); i++) {
 		len = strlen(headers[i].key);
 		if (strncmp(line, headers[i].key, len) || line[len] != ':')
@@ -596,7 +682,7 @@ static bool split_words(struct parse_ctx *ctx, char *s,
 static bool split_fields(struct parse_ctx *ctx, char *s,
 			 struct test_line *tl)
 {
-	if (!split_words(ctx, s, field_names, NR_FIELDS, tl->val))
+	if (!split_words(ctx, s, read_keys(), NR_READ_FIELDS, tl->val))
 		return false;
 	tl->name = tl->val[F_NAME];
 	if (!tl->name || !*tl->name) {
@@ -607,11 +693,11 @@ static bool split_fields(struct parse_ctx *ctx, char *s,
 }
 
 static void number_error(struct parse_ctx *ctx, const struct test_line *tl,
-			 enum test_field f, enum num_status st)
+			 int f, enum num_status st)
 {
 	parse_error(ctx, "test %s: %s in %s=%s", tl->name,
 		    num_status_words(st),
-		    field_names[f], echo(tl->val[f]).s);
+		    read_keys()[f], echo(tl->val[f]).s);
 }
 
 /* Integer field @f into *@out if given; false after an error. */
@@ -633,7 +719,7 @@ static bool get_ull(struct parse_ctx *ctx, const struct test_line *tl,
  * decimals in *@decimals; false after an error.
  */
 static bool get_values(struct parse_ctx *ctx, const struct test_line *tl,
-		       enum test_field f, struct vec *out, int *decimals)
+		       int f, struct vec *out, int *decimals)
 {
 	const char *p = tl->val[f];
 
@@ -759,9 +845,22 @@ static bool read_test(struct parse_ctx *ctx, struct test_line *tl)
 	if (!get_ull(ctx, tl, F_INVOKE_COUNT, &tl->invokes) ||
 	    !get_ull(ctx, tl, F_REPS, &tl->reps))
 		return false;
-	for (m = 0; m < NR_METRICS; m++) {
+	for (m = 0; m < MET_CORE_CYCLES; m++) {
 		if (!metric_reps(ctx, tl, (enum metric)m))
 			return false;
+	}
+	for (m = 0; m < (int)ARRAY_SIZE(pmu_fields); m++) {
+		int f = pmu_fields[m].field;
+		enum metric pm = pmu_fields[m].metric;
+
+		if (tl->val[f] &&
+		    !get_values(ctx, tl, f, &tl->rep[pm], &tl->decimals[pm]))
+			return false;
+		if (tl->rep[pm].n > 1) {
+			parse_error(ctx, "test %s: %s=%s is one value per load",
+				    tl->name, read_keys()[f], echo(tl->val[f]).s);
+			return false;
+		}
 	}
 	if (!tl->rep[MET_CYCLES].n) {
 		parse_error(ctx,
@@ -788,11 +887,13 @@ static void store_test(struct parse_ctx *ctx, const struct test_line *tl)
 	t->last_line = ctx->lineno;
 	ctx->res.stored++;
 	ctx->set->loads[ctx->res.load - 1].values++;
+	if (tl->rep[MET_CORE_CYCLES].n && tl->rep[MET_PMU_INSNS].n)
+		ctx->set->loads[ctx->res.load - 1].pmu_values++;
 	ctx->samples++;
 	for (m = 0; m < NR_METRICS; m++) {
 		if (tl->rep[m].n)
-			add_reps(ctx, t, (enum metric)m, tl->rep[m].v,
-				 tl->rep[m].n, tl->decimals[m]);
+			add_reps(ctx, t, (enum metric)m, ctx->res.load,
+				 tl->rep[m].v, tl->rep[m].n, tl->decimals[m]);
 	}
 }
 

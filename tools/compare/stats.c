@@ -584,3 +584,160 @@ void holm_adjust(const double *p, size_t m, double *adj)
 	}
 	free(it);
 }
+
+/* A value and its group (and stratum), for sorting them together. */
+struct grouped {
+	double x;
+	size_t group;
+	int stratum;
+	size_t idx;
+};
+
+/* By stratum, then group, then input order: a stable result. */
+static int cmp_grouped(const void *a, const void *b)
+{
+	const struct grouped *p = a, *q = b;
+
+	if (p->stratum != q->stratum)
+		return p->stratum < q->stratum ? -1 : 1;
+	if (p->group != q->group)
+		return p->group < q->group ? -1 : 1;
+	return p->idx < q->idx ? -1 : p->idx > q->idx;
+}
+
+/* @n values of @v with their @group (and @stratum, or 0), sorted. */
+static struct grouped *group_sort(const double *v, const size_t *group,
+				  const int *stratum, size_t n)
+{
+	struct grouped *g = xcalloc(n ? n : 1, sizeof(*g));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		g[i].x = v[i];
+		g[i].group = group[i];
+		g[i].stratum = stratum ? stratum[i] : 0;
+		g[i].idx = i;
+	}
+	qsort(g, n, sizeof(*g), cmp_grouped);
+	return g;
+}
+
+/* The end of the run of @g's group that starts at @i, of @n. */
+static size_t group_end(const struct grouped *g, size_t i, size_t n)
+{
+	size_t j;
+
+	for (j = i + 1; j < n && g[j].group == g[i].group &&
+	     g[j].stratum == g[i].stratum; j++)
+		;
+	return j;
+}
+
+struct group_first {
+	double med;
+	size_t first;
+};
+
+static int cmp_group_first(const void *a, const void *b)
+{
+	const struct group_first *p = a, *q = b;
+
+	return p->first < q->first ? -1 : p->first > q->first;
+}
+
+/*
+ * The median of each group's values: @n values @v, value i of group
+ * @group[i]. Into @out (room for @n) in the order each group first
+ * appears; returns the number of groups. Each group one value: @v.
+ */
+size_t group_medians(const double *v, const size_t *group, size_t n,
+		     double *out)
+{
+	struct grouped *g = group_sort(v, group, NULL, n);
+	struct group_first *gf = xcalloc(n ? n : 1, sizeof(*gf));
+	double *x = xcalloc(n ? n : 1, sizeof(*x));
+	size_t i, j, k, nr = 0;
+
+	for (i = 0; i < n; i = j) {
+		j = group_end(g, i, n);
+		for (k = i; k < j; k++)
+			x[k - i] = g[k].x;
+		gf[nr].med = median(x, j - i);
+		gf[nr++].first = g[i].idx;	/* the smallest: sorted so */
+	}
+	qsort(gf, nr, sizeof(*gf), cmp_group_first);
+	for (i = 0; i < nr; i++)
+		out[i] = gf[i].med;
+	free(x);
+	free(gf);
+	free(g);
+	return nr;
+}
+
+/*
+ * How @n values spread between their groups (boots) and within them,
+ * each @stratum (side) about its own mean: the one-way random-effects
+ * analysis of variance, its strata pooled. With N values in K groups
+ * over the strata, n_i values in group i of stratum s (N_s values, k_s
+ * groups):
+ *
+ *   MSW = sum (x - mean_i)^2 / (N - K)
+ *   MSB = sum n_i (mean_i - mean_s)^2 / sum (k_s - 1)
+ *   n0  = sum_s (N_s - sum_i n_i^2 / N_s) / sum (k_s - 1)
+ *   sd_within = sqrt(MSW), sd_between = sqrt(max(0, (MSB - MSW) / n0))
+ *
+ * (n0 is the loads per boot when every boot has as many). NAN where
+ * the values cannot tell: within needs N > K, between also K > strata.
+ */
+void boot_spread(const double *v, const size_t *group, const int *stratum,
+		 size_t n, struct spread *out)
+{
+	struct grouped *g = group_sort(v, group, stratum, n);
+	double ssw = 0, ssb = 0, n0 = 0, msw, vb;
+	size_t i, j, q, s_end, k, groups = 0, dfb = 0;
+
+	out->sd_between = NAN;
+	out->sd_within = NAN;
+	out->share = NAN;
+	for (i = 0; i < n; i = s_end) {
+		double sum = 0, mean, nn = 0, n2 = 0;
+		size_t ks = 0;
+
+		for (s_end = i; s_end < n && g[s_end].stratum == g[i].stratum;
+		     s_end++)
+			sum += g[s_end].x;
+		mean = sum / (double)(s_end - i);
+		for (j = i; j < s_end; j = k) {
+			double gsum = 0, gmean, ni;
+
+			k = group_end(g, j, s_end);
+			ni = (double)(k - j);
+			for (q = j; q < k; q++)
+				gsum += g[q].x;
+			gmean = gsum / ni;
+			for (q = j; q < k; q++)
+				ssw += (g[q].x - gmean) * (g[q].x - gmean);
+			ssb += ni * (gmean - mean) * (gmean - mean);
+			nn += ni;
+			n2 += ni * ni;
+			ks++;
+		}
+		groups += ks;
+		dfb += ks - 1;
+		n0 += nn - n2 / nn;
+	}
+	free(g);
+	if (n <= groups)
+		return;
+	msw = ssw / (double)(n - groups);
+	out->sd_within = sqrt(msw);
+	if (!dfb)
+		return;
+	n0 /= (double)dfb;
+	vb = (ssb / (double)dfb - msw) / n0;
+	if (vb < 0)
+		vb = 0;
+	out->sd_between = sqrt(vb);
+	if (vb + msw > 0)
+		out->share = vb / (vb + msw);
+}

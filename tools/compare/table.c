@@ -34,12 +34,15 @@ enum column {
 	COL_PCT,
 	COL_CI,
 	COL_LOADS,
+	COL_BOOTS,
+	COL_SD_BETWEEN,
+	COL_SD_WITHIN,
 	COL_P,
 	COL_VERDICT,
 	NR_COLS,
 };
 
-/* Headers: %1$s is the unit of the counter, %2$s the interval's level. */
+/* Headers: %1$s is the unit of the figure, %2$s the interval's level. */
 static const char * const col_heads[NR_COLS] = {
 	[COL_TEST] = "test",
 	[COL_CYC_BEFORE] = "%1$s before",
@@ -51,6 +54,9 @@ static const char * const col_heads[NR_COLS] = {
 	[COL_PCT] = "%% change",
 	[COL_CI] = "%1$s diff %2$s%% CI",
 	[COL_LOADS] = "loads",
+	[COL_BOOTS] = "boots",
+	[COL_SD_BETWEEN] = "%1$s sd between boots",
+	[COL_SD_WITHIN] = "%1$s sd within boots",
 	[COL_P] = "p (Holm)",
 	[COL_VERDICT] = "verdict",
 };
@@ -69,7 +75,7 @@ struct table {
 	const struct bench_set *set;
 	const struct comparison *cmp;
 	enum out_format fmt;
-	const char *unit;	/* what the counter counted */
+	const char *unit;	/* of the figure the verdict is of */
 	const char *pct_unit;	/* what % change is of */
 	char *level;		/* of the interval, in percent */
 	bool shown[NR_COLS];
@@ -259,7 +265,7 @@ static char *fmt_interval(const struct metric_cmp *mc)
 	return s;
 }
 
-static char *fmt_verdict(const struct row *r)
+static char *fmt_verdict(const struct comparison *cmp, const struct row *r)
 {
 	switch (r->verdict) {
 	case VERDICT_CHANGE:
@@ -268,9 +274,19 @@ static char *fmt_verdict(const struct row *r)
 		return xstrdup("noise");
 	default:
 		if (!r->need)
-			return xstrdup("n/a (too many rows for any load count)");
-		return xasprintf("n/a (need %zu loads)", r->need);
+			return xasprintf("n/a (too many rows for any %s count)",
+					 unit_name(cmp, 1));
+		return xasprintf("n/a (need %zu %s)", r->need,
+				 unit_name(cmp, r->need));
 	}
+}
+
+/* A standard deviation of the spread, "-" where the loads cannot tell. */
+static char *fmt_sd(double sd, int decimals)
+{
+	if (isnan(sd))
+		return xstrdup("-");
+	return fmt_fixed(sd, decimals < 2 ? 2 : decimals, false);
 }
 
 /* The first column of the metric that % change is of. */
@@ -279,23 +295,29 @@ static enum column pct_column(const struct row *r)
 	return r->pct_of == MET_NS ? COL_NS_BEFORE : COL_CYC_BEFORE;
 }
 
-static void fill_row(char **cell, const struct row *r, enum out_format fmt)
+static void fill_row(char **cell, const struct comparison *cmp,
+		     const struct row *r, enum out_format fmt)
 {
+	const struct metric_cmp *fig = &r->m[cmp->figure];
 	enum column base = pct_column(r);
 
 	cell[COL_TEST] = escape_cell(r->test->name, fmt);
-	fill_metric(cell, COL_CYC_BEFORE, &r->m[MET_CYCLES], fmt);
+	fill_metric(cell, COL_CYC_BEFORE, fig, fmt);
 	fill_metric(cell, COL_NS_BEFORE, &r->m[MET_NS], fmt);
 	if (fmt == OUT_ORG)
 		cell[COL_PCT] = org_pct(cell[base + 2], cell[base]);
 	else
 		cell[COL_PCT] = fmt_pct(r->pct);
-	cell[COL_CI] = fmt_interval(&r->m[MET_CYCLES]);
+	cell[COL_CI] = fmt_interval(fig);
 	cell[COL_LOADS] = xasprintf("%zu/%zu", r->loads[SIDE_BEFORE],
 				    r->loads[SIDE_AFTER]);
+	cell[COL_BOOTS] = xasprintf("%zu/%zu", r->units[SIDE_BEFORE],
+				    r->units[SIDE_AFTER]);
+	cell[COL_SD_BETWEEN] = fmt_sd(fig->spread.sd_between, fig->decimals);
+	cell[COL_SD_WITHIN] = fmt_sd(fig->spread.sd_within, fig->decimals);
 	cell[COL_P] = isnan(r->p_adj) ? xstrdup("-") :
 				       xasprintf("%.3g", r->p_adj);
-	cell[COL_VERDICT] = fmt_verdict(r);
+	cell[COL_VERDICT] = fmt_verdict(cmp, r);
 }
 
 /*
@@ -305,6 +327,8 @@ static void fill_row(char **cell, const struct row *r, enum out_format fmt)
  * them: the interval where a row has one, p and verdict where a row
  * has a verdict, loads with them or where a row has fewer than its
  * side. With one load a side that leaves the reviewers' table alone.
+ * Where boots are counted, the boots of each row; where some boot has
+ * several loads, how the loads spread between boots and within one.
  */
 static void pick_columns(struct table *t)
 {
@@ -317,7 +341,7 @@ static void pick_columns(struct table *t)
 	for (i = 0; i < t->cmp->nr; i++) {
 		const struct row *r = &t->cmp->rows[i];
 
-		ci = ci || r->m[MET_CYCLES].shift.k;
+		ci = ci || r->m[t->cmp->figure].shift.k;
 		verdict = verdict || r->verdict != VERDICT_NA;
 		loads = loads || r->loads[SIDE_BEFORE] != total[SIDE_BEFORE] ||
 			r->loads[SIDE_AFTER] != total[SIDE_AFTER];
@@ -327,7 +351,10 @@ static void pick_columns(struct table *t)
 	t->shown[COL_CI] = ci;
 	t->shown[COL_P] = verdict;
 	t->shown[COL_VERDICT] = verdict;
-	t->shown[COL_LOADS] = verdict || loads;
+	t->shown[COL_LOADS] = verdict || loads || t->cmp->by_boot;
+	t->shown[COL_BOOTS] = t->cmp->by_boot;
+	t->shown[COL_SD_BETWEEN] = t->cmp->split;
+	t->shown[COL_SD_WITHIN] = t->cmp->split;
 }
 
 /* The 1-based org column number of @col ($N in a formula). */
@@ -357,7 +384,7 @@ static void print_tblfm(const struct table *t)
 static bool col_left(const struct table *t, int col)
 {
 	return col == COL_TEST || col == COL_VERDICT ||
-	       (col == COL_LOADS && t->fmt == OUT_ORG);
+	       ((col == COL_LOADS || col == COL_BOOTS) && t->fmt == OUT_ORG);
 }
 
 /* The headers, the cells and the width of each column. */
@@ -368,7 +395,8 @@ static void fill_table(struct table *t)
 
 	t->cells = xcalloc(t->cmp->nr * NR_COLS + 1, sizeof(*t->cells));
 	for (i = 0; i < t->cmp->nr; i++)
-		fill_row(t->cells + i * NR_COLS, &t->cmp->rows[i], t->fmt);
+		fill_row(t->cells + i * NR_COLS, t->cmp, &t->cmp->rows[i],
+			 t->fmt);
 	for (c = 0; c < NR_COLS; c++) {
 		t->head[c] = xasprintf(col_heads[c], t->unit, t->level);
 		t->left[c] = col_left(t, c);
@@ -432,12 +460,52 @@ static void print_dropped(const struct table *t, bool *first)
 	}
 }
 
+/*
+ * What the boots of each side say, where the unit is the boot (or
+ * loads of one boot were taken as apart): a side whose loads all come
+ * from one boot is one sample, however many loads it has; loads that
+ * say no boot each count as one of their own.
+ */
+static void print_boots(const struct table *t, bool *first)
+{
+	const struct comparison *cmp = t->cmp;
+	bool shared = cmp->boots[SIDE_BEFORE] < cmp->loads[SIDE_BEFORE] ||
+		      cmp->boots[SIDE_AFTER] < cmp->loads[SIDE_AFTER];
+	int s;
+
+	if (!shared)
+		return;
+	if (!cmp->by_boot) {
+		print_footer_line(t->fmt, first, "%s",
+				  cmp->clock == CLOCK_INSTRUCTIONS ?
+				  "unit: the load: counting instructions, the boot does not move the count, so loads of one boot are samples of their own (--unit boot counts boots)" :
+				  "unit: the load (--unit load): loads of one boot are taken as independent samples, their boot's offset left out of the noise");
+		return;
+	}
+	print_footer_line(t->fmt, first,
+			  "boots: before %zu, after %zu (boot_id: lines); the boot is the unit (--unit boot): one value per test and boot, the median of its loads' values",
+			  cmp->boots[SIDE_BEFORE], cmp->boots[SIDE_AFTER]);
+	for (s = 0; s < NR_SIDES; s++) {
+		if (cmp->one_boot[s])
+			print_footer_line(t->fmt, first,
+					  "%s: its %zu loads all come from one boot (%s): one sample, not %zu; boot again between loads (kexec, make box) to judge",
+					  side_names[s], cmp->loads[s],
+					  cmp->one_boot[s], cmp->loads[s]);
+		if (cmp->no_boot[s])
+			print_footer_line(t->fmt, first,
+					  "%s: %zu of %zu loads say no boot (no boot_id: line): each counted as a boot of its own",
+					  side_names[s], cmp->no_boot[s],
+					  cmp->loads[s]);
+	}
+}
+
 static void print_footer(const struct table *t)
 {
 	const struct bench_set *set = t->set;
 	const struct comparison *cmp = t->cmp;
 	enum out_format fmt = t->fmt;
 	const char *u = t->unit;
+	const char *per = cmp->by_boot ? "boot" : "load";
 	bool first = true;
 	char *ci;
 	size_t i;
@@ -461,26 +529,38 @@ static void print_footer(const struct table *t)
 			  cmp->loads[SIDE_BEFORE], cmp->loads[SIDE_AFTER],
 			  load_stat_words(cmp->load_stat),
 			  cmp->load_stat == LOAD_MIN ? "min" : "median");
+	print_boots(t, &first);
 	ci = t->shown[COL_CI] ?
 	     xasprintf("; CI: distribution-free %s%% interval of the %s shift",
 		       t->level, u) : xstrdup("");
 	print_footer_line(fmt, &first,
-			  "before, after: medians over loads; diff: Hodges-Lehmann shift after - before; %% change: %s diff in %% of %s before%s",
-			  t->pct_unit, t->pct_unit, ci);
+			  "before, after: medians over %ss; diff: Hodges-Lehmann shift after - before; %% change: %s diff in %% of %s before%s",
+			  per, t->pct_unit, t->pct_unit, ci);
 	free(ci);
+	if (cmp->split)
+		print_footer_line(fmt, &first,
+				  "sd between boots, within boots: of the per-load %s/elem, one-way random effects, each side about its own mean; - where the loads cannot tell (within needs a boot of two loads, between also two boots on a side)",
+				  u);
+	if (cmp->figure != MET_CYCLES)
+		print_footer_line(fmt, &first,
+				  "figure: %s/elem, the PMU's count of the loading task (--figure %s); the cycle counter's, %s, with --figure tsc",
+				  u, figure_names[cmp->figure],
+				  clock_names[cmp->clock]);
 	if (t->shown[COL_VERDICT] || !cmp->nr)
 		print_footer_line(fmt, &first,
-				  "verdict: two-sided Mann-Whitney U of the per-load %s/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
-				  u, cmp->nr, cmp->nr == 1 ? "" : "s",
+				  "verdict: two-sided Mann-Whitney U of the per-%s %s/elem, p adjusted by Holm-Bonferroni over the %zu row%s, family-wise alpha %g",
+				  per, u, cmp->nr, cmp->nr == 1 ? "" : "s",
 				  cmp->alpha);
 	else if (cmp->rows[0].need)
 		print_footer_line(fmt, &first,
-				  "verdict: none: with these loads no row can reach p < alpha / %zu (two-sided Mann-Whitney U of the per-load %s/elem, Holm-Bonferroni, family-wise alpha %g); that takes %zu loads per side",
-				  cmp->nr, u, cmp->alpha, cmp->rows[0].need);
+				  "verdict: none: with these %ss no row can reach p < alpha / %zu (two-sided Mann-Whitney U of the per-%s %s/elem, Holm-Bonferroni, family-wise alpha %g); that takes %zu %s per side",
+				  per, cmp->nr, per, u, cmp->alpha,
+				  cmp->rows[0].need,
+				  unit_name(cmp, cmp->rows[0].need));
 	else
 		print_footer_line(fmt, &first,
-				  "verdict: none: no number of loads can reach p < alpha / %zu (family-wise alpha %g over %zu rows)",
-				  cmp->nr, cmp->alpha, cmp->nr);
+				  "verdict: none: no number of %ss can reach p < alpha / %zu (family-wise alpha %g over %zu rows)",
+				  per, cmp->nr, cmp->alpha, cmp->nr);
 }
 
 /*
@@ -695,9 +775,10 @@ void print_report(const struct bench_set *set, const struct comparison *cmp,
 		.set = set,
 		.cmp = cmp,
 		.fmt = fmt,
-		.unit = clock_names[cmp->clock],
-		.pct_unit = cmp->clock == CLOCK_CYCLES ? "ns" :
-			    clock_names[cmp->clock],
+		.unit = figure_unit(cmp->figure, cmp->clock),
+		.pct_unit = cmp->clock == CLOCK_CYCLES &&
+			    cmp->figure == MET_CYCLES ? "ns" :
+			    figure_unit(cmp->figure, cmp->clock),
 		.level = fmt_level(cmp->alpha),
 	};
 

@@ -16,6 +16,17 @@
 #include "bench_compare.h"
 
 const char * const side_names[NR_SIDES] = { "before", "after" };
+/* --figure's names of the metrics, and the unit of their columns */
+const char * const figure_names[NR_METRICS] = {
+	[MET_CYCLES] = "tsc",
+	[MET_CORE_CYCLES] = "core-cycles",
+	[MET_PMU_INSNS] = "instructions",
+};
+const char * const figure_units[NR_METRICS] = {
+	[MET_NS] = "ns",
+	[MET_CORE_CYCLES] = "core-cycles",
+	[MET_PMU_INSNS] = "pmu-instructions",
+};
 const char * const clock_names[NR_CLOCKS] = {
 	[CLOCK_CYCLES] = "cycles",
 	[CLOCK_INSTRUCTIONS] = "instructions",
@@ -101,15 +112,28 @@ static void grow(void **p, size_t size, size_t nr, size_t *cap, size_t n)
 	*cap = c;
 }
 
-/* Appends one load's @n repetitions. */
-void series_add(struct series *s, const double *reps, size_t n)
+/* Appends one load's @n repetitions; @load is 1 + its index in the set, or 0. */
+void series_add_at(struct series *s, const double *reps, size_t n,
+		   size_t load)
 {
+	size_t cap = s->cap_loads;
+
 	grow((void **)&s->reps, sizeof(*s->reps), s->nr_reps, &s->cap_reps, n);
 	grow((void **)&s->ends, sizeof(*s->ends), s->nr_loads, &s->cap_loads,
 	     1);
+	if (s->cap_loads != cap || !s->load_of)
+		s->load_of = xrealloc(s->load_of,
+				      s->cap_loads * sizeof(*s->load_of));
 	memcpy(s->reps + s->nr_reps, reps, n * sizeof(*reps));
 	s->nr_reps += n;
+	s->load_of[s->nr_loads] = load;
 	s->ends[s->nr_loads++] = s->nr_reps;
+}
+
+/* One load's @n repetitions, the load not known. */
+void series_add(struct series *s, const double *reps, size_t n)
+{
+	series_add_at(s, reps, n, 0);
 }
 
 /* The repetitions of load @i, *@n of them. */
@@ -125,6 +149,7 @@ void series_free(struct series *s)
 {
 	free(s->reps);
 	free(s->ends);
+	free(s->load_of);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -20,9 +20,9 @@ t_json() {
 	ok=0
 	bc -f json "$AB" "$AA"
 	rc_is 0 || ok=1
-	jq_is settings '.format == "bench-compare 1" and .settings == {"clock": "cycles", "load_stat": "min", "alpha": 0.05, "interval_level_percent": 95, "pct_change_of": "ns"} and .loads == {"before": 6, "after": 6} and .environment_differences == [] and .only_in == {"before": [], "after": []}' ||
+	jq_is settings '.format == "bench-compare 1" and .settings == {"clock": "cycles", "load_stat": "min", "alpha": 0.05, "interval_level_percent": 95, "pct_change_of": "ns", "figure": "tsc", "unit": "load"} and .loads == {"before": 6, "after": 6} and .boots == {"before": 6, "after": 6, "without_id": {"before": 6, "after": 6}} and .environment_differences == [] and .only_in == {"before": [], "after": []}' ||
 		ok=1
-	jq_is "change row" ".rows | length == 3 and .[0] == {\"test\": \"$FAST\", \"cycles\": {\"before\": 100.35, \"after\": 110.35, \"diff\": 10, \"ci\": [9.7, 10.3]}, \"ns\": {\"before\": 38.735, \"after\": 42.595, \"diff\": 3.86}, \"ns_loads\": {\"before\": 6, \"after\": 6}, \"pct_change\": 9.97, \"null_reason\": null, \"loads\": {\"before\": 6, \"after\": 6}, \"p_raw\": 0.00216450, \"p_holm\": 0.00649351, \"verdict\": \"change\", \"need_loads\": null}" ||
+	jq_is "change row" ".rows | length == 3 and .[0] == {\"test\": \"$FAST\", \"cycles\": {\"before\": 100.35, \"after\": 110.35, \"diff\": 10, \"ci\": [9.7, 10.3]}, \"ns\": {\"before\": 38.735, \"after\": 42.595, \"diff\": 3.86}, \"ns_loads\": {\"before\": 6, \"after\": 6}, \"pct_change\": 9.97, \"null_reason\": null, \"loads\": {\"before\": 6, \"after\": 6}, \"samples\": {\"before\": 6, \"after\": 6}, \"spread\": {\"sd_between_boots\": null, \"sd_within_boots\": null, \"between_share\": null}, \"p_raw\": 0.00216450, \"p_holm\": 0.00649351, \"verdict\": \"change\", \"need_loads\": null, \"need_boots\": null}" ||
 		ok=1
 	jq_is "noise row" '.rows[1].verdict == "noise" and .rows[2].ns.before == 155.8475' || ok=1
 	bc -f json "$B2" "$A2"

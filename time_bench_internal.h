@@ -12,11 +12,13 @@
  *   time_bench_math.c      arithmetic (tests/ builds it too)
  *   time_bench_driver.c    loop driver (tests/ builds it too)
  *   time_bench_stamp.h     a chunk's stamps (core, cpus)
- *   time_bench_compat.h    the engine's kernel differences (core, counters)
  *
  * Cycles come from the kernel's own accessors: rdtsc_ordered() on x86,
  * which needs no RDTSCP and keeps the read from drifting into the timed
  * loop, get_cycles() elsewhere.  Time comes from the monotonic clock.
+ *
+ * The engine's kernel differences are time_bench_compat.h's, which only
+ * the files that need them include (time_bench.c, time_bench_counters.c).
  */
 #ifndef _TIME_BENCH_INTERNAL_H
 #define _TIME_BENCH_INTERNAL_H

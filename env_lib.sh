@@ -9,6 +9,9 @@
 #             smt=STATE|none
 #   mitigations: NAME=STATE ... (cpu/vulnerabilities), or none
 #   cmdline: the kernel command line
+#   boot_id: the kernel's boot_id (a UUID, new at every boot), or
+#            unavailable: the loads of one boot share its offset, and
+#            bench-compare counts boots (doc/comparing.rst)
 #
 #   env_collect FILE [ROOT]   FILE (the module's results) with the lines
 #   env_lines [ROOT]          the lines alone
@@ -65,6 +68,18 @@ env_mitigations() (	# root
 	printf '%s' "${e_list:-none}"
 )
 
+# The kernel's boot_id, 8-4-4-4-12 lowercase hex digits as the kernel
+# writes it, else "unavailable".
+env_boot_id() {	# root
+	e_id=$(env_token "$1/proc/sys/kernel/random/boot_id") || e_id=
+	if printf '%s\n' "$e_id" |
+		grep -Eqx '[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}'; then
+		printf '%s' "$e_id"
+	else
+		printf unavailable
+	fi
+}
+
 env_lines() {	# [root]
 	e_root=${1:-}
 	printf 'platform: cpufreq_governor=%s boost=%s smt=%s\n' \
@@ -80,6 +95,7 @@ env_lines() {	# [root]
 	else
 		printf 'cmdline: unavailable\n'
 	fi
+	printf 'boot_id: %s\n' "$(env_boot_id "$e_root")"
 }
 
 # FILE with the lines after its runtime: line; fails if FILE cannot be

@@ -174,6 +174,18 @@ bad	path-unknown	small	FIRST { sub(/ path=[^ ]*/, " path=nowhere") } { print }
 bad	skip-bit-not-a-number	small	/^end:/ { print "skip: name=lock run_flags_bit=x wanted_context=process reason=x"; print "end: tests=1 skips=1"; next } { print }
 bad	cpu-cycles-not-a-number	tcg	/^cpu:/ { sub(/ cycles=[0-9]+/, " cycles=1x") } { print }
 good	unknown-field-any-value	small	FIRST { print $0 " later_field=x,y:z"; next } { print }
+good	boot-id	small	/^cmdline:/ { print; print "boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21"; next } { print }
+good	boot-id-unavailable	small	/^cmdline:/ { print; print "boot_id: unavailable"; next } { print }
+good	boot-id-blanks-around	small	/^cmdline:/ { print; print "boot_id:\t2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21 "; next } { print }
+good	boot-id-in-format2	small2	/^cmdline:/ { print; print "boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21"; next } { print }
+bad	boot-id-uppercase	small	/^cmdline:/ { print; print "boot_id: 2B5E0F8C-6F2E-4C61-9A3E-7D1B4F0C9E21"; next } { print }
+bad	boot-id-short	small	/^cmdline:/ { print; print "boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e2"; next } { print }
+bad	boot-id-no-dashes	small	/^cmdline:/ { print; print "boot_id: 2b5e0f8c6f2e4c619a3e7d1b4f0c9e21abcd"; next } { print }
+bad	boot-id-empty	small	/^cmdline:/ { print; print "boot_id:"; next } { print }
+bad	boot-id-two-words	small	/^cmdline:/ { print; print "boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21 x"; next } { print }
+bad	boot-id-twice	small	/^cmdline:/ { print; print "boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21"; print "boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21"; next } { print }
+bad	boot-id-unavailable-twice	small	/^cmdline:/ { print; print "boot_id: unavailable"; print "boot_id: unavailable"; next } { print }
+bad	boot-id-escape	small	/^cmdline:/ { print; print "boot_id: \033[2J"; next } { print }
 bad	prof-missing	prof	/^prof/ { next } { print }
 bad	prof-twice	prof	/^end:/ { print "prof: name=for_loop windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }
 bad	prof-of-no-test	prof	/^end:/ { print "prof: name=lock windows=2 insns=3.003 loads=1.000 stores=0.500 atomics=0.000 l1i_miss=0.002 l1d_miss=0.001 llc_miss=0.000" } { print }

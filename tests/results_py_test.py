@@ -33,6 +33,8 @@ GOOD = {
     os.path.join(DATA, "f4_one.txt"): (1, 2, 0, 2),
     os.path.join(DATA, "icount_after.txt"): (6, 12, 6, 0),
     os.path.join(DATA, "icount_before.txt"): (6, 12, 6, 0),
+    os.path.join(DATA, "boots_before.txt"): (12, 24, 0, 0),
+    os.path.join(DATA, "boots_after.txt"): (12, 24, 0, 0),
     os.path.join(DATA, "dir_before", "load-1.results"): (1, 2, 1, 0),
     os.path.join(DATA, "dir_before", "load-2.results"): (1, 2, 1, 0),
     os.path.join(DATA, "dir_before", "load-3.results"): (1, 2, 1, 0),
@@ -167,6 +169,11 @@ HOSTILE = [
      inserted(END + 1, b"kernel: x"), END + 1, "after the end: line"),
     ("a profile line in a format 3 block",
      inserted(END, b"prof: name=for_loop windows=1"), END, "prof: line in a format 3 block"),
+    ("a boot_id that is not the kernel's",
+     inserted(12, b"boot_id: 2B5E0F8C-6F2E-4C61-9A3E-7D1B4F0C9E21"), 12, "bad boot_id"),
+    ("a boot_id given twice",
+     inserted(12, b"boot_id: unavailable\nboot_id: unavailable"), 13,
+     "boot_id: line given twice"),
     ("format 2",
      replaced(1, b"format: bench_page_pool_simple 2"), 1, "format 2: the Python tools"),
     ("a line before the first format: line",
@@ -188,6 +195,37 @@ def later_lines_and_fields():
         block = results.read_file(path)[0]
         return "colour" not in block.header and \
             "colour" not in dict.keys(block.rows["test"][0]), "read"
+
+
+BOOT_ID = "2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21"
+
+
+@case
+def boot_id_read():
+    """boot_id: the boot of a block, in its header; unavailable too"""
+    with tempfile.TemporaryDirectory() as tmp:
+        got = []
+        for value in (BOOT_ID, "unavailable"):
+            path = os.path.join(tmp, "boot.results")
+            with open(path, "wb") as f:
+                f.write(inserted(12, f"boot_id: {value}".encode()))
+            got.append(results.read_file(path)[0].header.get("boot_id"))
+        return got == [BOOT_ID, "unavailable"], f"read {got}"
+
+
+@case
+def boot_id_own_grammar():
+    """its own grammar, bench-compare aside: a boot_id not of its type refused"""
+    fields = results.default_schema()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "boot.results")
+        with open(path, "wb") as f:
+            f.write(inserted(12, f"boot_id: {BOOT_ID[:-1]}".encode()))
+        try:
+            results.Reader(path, fields).read()
+        except results.ResultsError as e:
+            return str(e) == f"{path}:12: boot_id: {BOOT_ID[:-1]} is no uuid_or_unavailable", str(e)
+        return False, "read, not refused"
 
 
 def hostile_case(tmp, n, desc, data, line, reason):

@@ -69,7 +69,12 @@ sed -i '/^   test: name=</s/ cpu_moves=<n> cpu=<n> / cpu=<n> cpu_moves=<n> /' \
 # the format block's cmdline: line dropped
 sed -i '/^   cmdline: </d' "$a/doc/output.rst"
 expect "check-sources: doc/output.rst's format block without cmdline:" "$a" 1 \
-	"doc/output.rst:[0-9]+: the format block's lines are .* mitigations params " check-sources
+	"doc/output.rst:[0-9]+: the format block's lines are .* mitigations boot_id params " check-sources
+sed -i '/^   mitigations: </a\   cmdline: <the kernel command line, or "unavailable">' "$a/doc/output.rst"
+# the format block's boot_id: line dropped
+sed -i '/^   boot_id: </d' "$a/doc/output.rst"
+expect "check-sources: doc/output.rst's format block without boot_id:" "$a" 1 \
+	"doc/output.rst:[0-9]+: the format block's lines are .* mitigations cmdline params " check-sources
 # readers that name what the schema lacks
 r=$dir/r
 tree "$r"
@@ -98,6 +103,7 @@ line	format		format		required
 line	clock		clock		required
 line	platform	words		collected
 line	cmdline		text		collected
+line	boot_id		uuid_or_unavailable	collected
 line	selected	names		always
 line	end		end		required
 test	name		name		required
@@ -121,13 +127,17 @@ failed	reason		text		e2e
 EOF
 good=$dir/good.results
 printf '%s\n' 'format: bench_page_pool_simple 3' 'clock: instructions' \
-	'platform: boost=none' 'cmdline: console=ttyS0 a=\c' 'selected: t1,t2,e,t3,f' \
+	'platform: boost=none' 'cmdline: console=ttyS0 a=\c' \
+	'boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e21' 'selected: t1,t2,e,t3,f' \
 	'test: name=t1 context=softirq loops=7 cycles_min=3.00 retried=0 pmu=- twin=-' \
 	'test: name=t2 context=napi loops=7 cycles_min=3.00 retried=0 ipc=1.25 alloc_fast=1 alloc_slow=2 twin=t1' \
 	'test: name=e context=e2e loops=5 cycles_min=9.50 pmu=- other_ns=4 pp_refills=3' \
 	'skip: name=t3 reason=needs 2 online CPUs, 1 online' \
 	'cpu: name=t2 role=alloc' 'failed: name=f reason=no packet came' \
 	'end: tests=3 skips=1' >"$good"
+sed 's/^boot_id: .*/boot_id: unavailable/' "$good" >"$dir/noboot.results" || exit 1
+expect "check: boot_id: unavailable, where the collector could not read it" "$b" 0 \
+	'follow it' check "$dir/noboot.results"
 expect "check: the module's and bench-e2e's lines that follow it" "$b" 0 \
 	'^results.schema: 1 blocks of 1 files follow it, 6 test:, skip:, cpu: and failed: lines \(4 of the module, 2 of tools/e2e\)$' check "$good"
 n=0
@@ -144,7 +154,10 @@ for bad in 's/ twin=t1//;no twin= .the module always writes it.' \
 	   's/^failed: name=f reason=.*/failed: name=f/;no reason=' \
 	   '/^clock:/d;no clock: line' \
 	   's/^clock: instructions/clock: ticks/;clock: ticks is no clock' \
-	   '/^cmdline:/d;collected lines: platform of platform cmdline' \
+	   '/^cmdline:/d;collected lines: platform boot_id of platform cmdline boot_id' \
+	   '/^boot_id:/d;collected lines: platform cmdline of platform cmdline boot_id' \
+	   's/^boot_id: .*/boot_id: 2B5E0F8C-6F2E-4C61-9A3E-7D1B4F0C9E21/;boot_id: 2B5E0F8C-6F2E-4C61-9A3E-7D1B4F0C9E21 is no uuid_or_unavailable' \
+	   's/^boot_id: .*/boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e2/;boot_id: 2b5e0f8c-6f2e-4c61-9a3e-7d1b4f0c9e2 is no uuid_or_unavailable' \
 	   's/^selected:/colour: red\nselected:/;colour: is not a line of results.schema' \
 	   '/^format:/a selected: t1;clock: out of results.schema.s order' \
 	   '/^cpu:/a a stray line;not a "KEY: value" line'; do

@@ -33,9 +33,12 @@ fake_put vulnerabilities/Zeta 'Not affected
 fake_put vulnerabilities/meltdown 'Not affected
 '
 fake_put vulnerabilities/empty ''
+fake_put /proc/sys/kernel/random/boot_id '0f3c8a2e-71d4-4b9e-a5c6-9d2e8f1b7c40
+'
 env_want='platform: cpufreq_governor=performance boost=1 smt=on
 mitigations: Zeta=Not_affected empty=unreadable meltdown=Not_affected spectre_v2=Mitigation:_Retpolines;_STIBP:_disabled
-cmdline: console=ttyS0  a=\c b=%s\n'
+cmdline: console=ttyS0  a=\c b=%s\n
+boot_id: 0f3c8a2e-71d4-4b9e-a5c6-9d2e8f1b7c40'
 for UNDER in sh bash busybox; do
 	if [ $UNDER = busybox ] && ! command -v busybox >/dev/null; then
 		ktap_test_skip "$UNDER: env_lib.sh" "no busybox"
@@ -68,7 +71,15 @@ for UNDER in sh bash busybox; do
 	is "$UNDER: env_lines: an empty root has none of them" \
 		"platform: cpufreq_governor=none boost=none smt=none
 mitigations: none
-cmdline: unavailable" env_sh 'env_lines "$1"' "$dir/nothing"
+cmdline: unavailable
+boot_id: unavailable" env_sh 'env_lines "$1"' "$dir/nothing"
+	fake_put /proc/sys/kernel/random/boot_id '0F3C8A2E-71D4-4B9E-A5C6-9D2E8F1B7C40
+'
+	is "$UNDER: env_lines: a boot_id not as the kernel writes it is unavailable" \
+		"boot_id: unavailable" \
+		env_sh 'env_lines "$1" | sed -n 4p' "$fake"
+	fake_put /proc/sys/kernel/random/boot_id '0f3c8a2e-71d4-4b9e-a5c6-9d2e8f1b7c40
+'
 	is "$UNDER: env_collect: the lines after runtime:, the rest as it was" \
 		"format: bench_page_pool_simple 3
 runtime: online_cpus=1

@@ -22,6 +22,7 @@ struct results_block {
 	size_t skips;		/* its skip: lines so far */
 	bool has_clock;		/* its clock: line was read */
 	bool has_accel;		/* its accel: line was read */
+	bool has_boot;		/* its boot_id: line was read */
 	bool ended;		/* format 3: its end: line was read */
 	size_t stored;		/* its test: lines taken */
 	/* format 4: its profile */

@@ -425,23 +425,29 @@ static bool boot_id_ok(const char *s, size_t len)
 }
 
 /*
- * "boot_id: UUID": the boot the load ran in, once per block. Loads of
- * one boot share its offset (doc/comparing.rst): the comparison counts
- * boots where the files say them.
+ * "boot_id: UUID": the boot the load ran in, once per block, or
+ * "unavailable" where the collector could not read it (a load apart).
+ * Loads of one boot share its offset (doc/comparing.rst): the
+ * comparison counts boots where the files say them.
  */
 static void parse_boot(struct parse_ctx *ctx, const char *s)
 {
-	struct load *l = &ctx->set->loads[ctx->res.load - 1];
+	static const char none[] = "unavailable";
+	struct results_block *b = &ctx->res;
+	struct load *l = &ctx->set->loads[b->load - 1];
 	size_t len;
 
 	s = trimmed(s, &len);
-	if (l->boot) {
+	if (b->has_boot) {
 		parse_error(ctx, "boot_id: line given twice in its block");
 		return;
 	}
+	b->has_boot = true;
+	if (len == strlen(none) && !strncmp(s, none, len))
+		return;
 	if (!boot_id_ok(s, len)) {
 		parse_error(ctx,
-			    "bad boot_id '%s': expected the kernel's boot_id, a UUID (8-4-4-4-12 lowercase hex digits)",
+			    "bad boot_id '%s': expected the kernel's boot_id, a UUID (8-4-4-4-12 lowercase hex digits), or unavailable",
 			    echo(s).s);
 		return;
 	}

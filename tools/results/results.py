@@ -65,6 +65,8 @@ TYPES = {
     "words_or_none": r"[a-z_][a-z0-9_.]*=\S+( [a-z_][a-z0-9_.]*=\S+)*|none",
     "names": NAME + "(," + NAME + ")*",
     "end": r"tests=[0-9]+ skips=[0-9]+",
+    # the kernel's boot_id as env_lib.sh collects it
+    "uuid_or_unavailable": r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|unavailable",
 }
 # What a value of each type of a key=value field is, in the readers'
 # messages ("test T: KEY=VALUE is not ...").

@@ -695,6 +695,144 @@ static void test_ns_some_loads(ktap_u64 *rng)
 	free_set(&set);
 }
 
+/*
+ * The between- and within-boot spread against figures computed by
+ * hand: 3 boots x 4 loads a side (the data of tests/data/boots_*.txt),
+ * an unbalanced side, and what the loads cannot tell.
+ */
+static void test_boot_spread(void)
+{
+	/* boots a, a + 10, a + 20 of loads a, a+2, a+4, a+6; after + 30 */
+	double v[24], u[5] = { 1, 3, 6, 8, 10 }, med[5];
+	double one[4] = { 1, 2, 3, 4 }, gv[5] = { 5, 1, 3, 9, 7 };
+	size_t g[24], ug[5] = { 1, 1, 2, 2, 2 }, gg[5] = { 2, 1, 2, 1, 3 };
+	size_t own[4] = { 1, 2, 3, 4 }, same[4] = { 7, 7, 7, 7 };
+	int side[24], i, ok;
+	struct spread sp;
+	size_t n;
+
+	for (i = 0; i < 24; i++) {
+		side[i] = i / 12;
+		g[i] = (size_t)(i / 4);
+		v[i] = 100 + 10 * (i % 12 / 4) + 2 * (i % 4) + 30 * side[i];
+	}
+	/*
+	 * SSW = 6 boots x (9 + 1 + 1 + 9) = 120 over 24 - 6: MSW = 20/3;
+	 * SSB = 2 sides x 4 x (100 + 0 + 100) = 1600 over 2 + 2: MSB = 400;
+	 * n0 = 2 x (12 - 48/12) / 4 = 4: between (400 - 20/3) / 4 = 295/3.
+	 */
+	boot_spread(v, g, side, 24, &sp);
+	ok = near(sp.sd_within, sqrt(20.0 / 3), EPS) &&
+	     near(sp.sd_between, sqrt(295.0 / 3), EPS) &&
+	     near(sp.share, (295.0 / 3) / (295.0 / 3 + 20.0 / 3), EPS);
+	KTAP_CHECK(ok, "boot spread, 3 boots x 4 loads a side: sd within sqrt(20/3) = 2.582, between sqrt(295/3) = 9.916, share 0.9365");
+	/*
+	 * One side, boots {1, 3} and {6, 8, 10}: SSW = 2 + 8 over 5 - 2,
+	 * SSB = 2 (2 - 5.6)^2 + 3 (8 - 5.6)^2 = 43.2 over 1, n0 = 5 - 13/5
+	 * = 2.4: between (43.2 - 10/3) / 2.4.
+	 */
+	boot_spread(u, ug, NULL, 5, &sp);
+	ok = near(sp.sd_within, sqrt(10.0 / 3), EPS) &&
+	     near(sp.sd_between, sqrt((43.2 - 10.0 / 3) / 2.4), 1e-9);
+	KTAP_CHECK(ok, "boot spread, unbalanced boots of 2 and 3 loads: n0 = 2.4");
+	boot_spread(one, own, NULL, 4, &sp);
+	ok = isnan(sp.sd_within) && isnan(sp.sd_between) && isnan(sp.share);
+	boot_spread(one, same, NULL, 4, &sp);
+	ok = ok && near(sp.sd_within, sqrt(5.0 / 3), EPS) &&
+	     isnan(sp.sd_between);
+	KTAP_CHECK(ok, "boot spread: a boot each load tells neither, one boot of four only within");
+	/* a boot between two medians, kept in the order first seen */
+	n = group_medians(gv, gg, 5, med);
+	ok = n == 3 && near(med[0], 4, 0) && near(med[1], 5, 0) &&
+	     near(med[2], 7, 0);
+	KTAP_CHECK(ok, "group medians: one value a boot, the median of its loads, in the order first seen");
+}
+
+/*
+ * A set of one test, @boots boots a side of @per loads each, every
+ * boot with an offset of sd @boot_sd and every load noise of sd 1; the
+ * after side shifted by @delta. The loads say their boots.
+ */
+static void fill_boots(struct bench_set *set, size_t boots, size_t per,
+		       double boot_sd, double delta, ktap_u64 *rng)
+{
+	struct bench_test *t = &set->tests[0];
+	size_t b, l, i = 0;
+	int s;
+
+	for (s = 0; s < NR_SIDES; s++)
+		series_free(&t->val[s][MET_CYCLES]);
+	if (!set->loads) {
+		set->cap_loads = 2 * boots * per;
+		set->loads = xcalloc(set->cap_loads, sizeof(*set->loads));
+	}
+	set->nr_loads = 2 * boots * per;
+	for (s = 0; s < NR_SIDES; s++) {
+		for (b = 0; b < boots; b++) {
+			double off = boot_sd * rand_normalish(rng);
+
+			for (l = 0; l < per; l++, i++) {
+				double x = 100 + off + rand_normalish(rng) +
+					   (s ? delta : 0);
+
+				set->loads[i].side = (enum side)s;
+				set->loads[i].values = 1;
+				set->loads[i].boot = 1 + s * boots + b;
+				series_add_at(&t->val[s][MET_CYCLES], &x, 1, i + 1);
+			}
+		}
+	}
+}
+
+/*
+ * An A/A simulation with boot offsets (sd 3, loads sd 1; timing cycles
+ * under emulation looked so, doc/comparing.rst): 6 boots of 4 loads a
+ * side. Boots as the unit, the false "change" rate stays at alpha
+ * (0.05, 3 binomial sigmas of room at 1000 trials); loads of one boot
+ * taken as samples (--unit load, the old recipe), it is far above it.
+ */
+static void test_boot_aa(unsigned int trials)
+{
+	ktap_u64 rng = 0x626f6f745f616121ULL;	/* "boot_aa!" */
+	unsigned int t, fam_boot = 0, fam_load = 0;
+	struct bench_set set;
+	struct comparison cmp;
+	double margin = 3 * sqrt(0.05 * 0.95 / trials);
+	bool na = false;
+
+	make_set(&set, 1);
+	for (t = 0; t < trials; t++) {
+		fill_boots(&set, 6, 4, 3, 0, &rng);
+		compare_build_by(&set, 0.05, LOAD_MIN, MET_CYCLES, UNIT_BOOT,
+				 &cmp);
+		fam_boot += cmp.rows[0].verdict == VERDICT_CHANGE;
+		na = na || !cmp.by_boot || cmp.rows[0].units[SIDE_BEFORE] != 6 ||
+		     cmp.rows[0].verdict == VERDICT_NA;
+		compare_free(&cmp);
+		compare_build_by(&set, 0.05, LOAD_MIN, MET_CYCLES, UNIT_LOAD,
+				 &cmp);
+		fam_load += cmp.rows[0].verdict == VERDICT_CHANGE;
+		na = na || cmp.rows[0].units[SIDE_BEFORE] != 24;
+		compare_free(&cmp);
+	}
+	ktap_diag("A/A with boot offsets: a false change in %.4f of trials counting boots, %.4f counting loads",
+		  (double)fam_boot / trials, (double)fam_load / trials);
+	KTAP_CHECK(!na && (double)fam_boot / trials <= 0.05 + margin,
+		   "A/A with boot offsets, 6 boots x 4 loads a side, %u trials: boots as the unit, false change rate <= 0.05 + 3 sigma",
+		   trials);
+	KTAP_CHECK((double)fam_load / trials > 0.2,
+		   "A/A with boot offsets: loads of one boot taken as samples, the false change rate is far above alpha (> 0.2)");
+	/* a real shift of 6 boot sds is seen with boots as the unit */
+	fill_boots(&set, 6, 4, 3, 20, &rng);
+	compare_build_by(&set, 0.05, LOAD_MIN, MET_CYCLES, UNIT_AUTO, &cmp);
+	KTAP_CHECK(cmp.unit == UNIT_BOOT && cmp.by_boot &&
+		   cmp.rows[0].verdict == VERDICT_CHANGE &&
+		   cmp.boots[SIDE_AFTER] == 6 && cmp.loads[SIDE_AFTER] == 24,
+		   "boots as the unit by default (clock cycles): a shift of 20 over boot offsets of sd 3 is a change");
+	compare_free(&cmp);
+	free_set(&set);
+}
+
 static void test_compare_build(void)
 {
 	ktap_u64 rng = 0x636f6d7061726521ULL;
@@ -1356,6 +1494,8 @@ int main(void)
 	test_profiles();
 	test_aa(2000, false);
 	test_aa(1000, true);
+	test_boot_spread();
+	test_boot_aa(1000);
 	test_holm();
 	test_escape_cell();
 	test_numbers();

@@ -100,6 +100,7 @@ error_cases() {
 	strict_cases "$1"
 	words_cases "$1"
 	clock_cases "$1"
+	boot_cases "$1"
 	profile_cases "$1"
 	U=data/upstream_err.txt
 	$1 "upstream's trimmed line cut short" 2 \
@@ -369,6 +370,33 @@ clock_cases() {
 	$1 "format 3: a block without its clock: line" 2 \
 		"bench-compare: data/f3_noclock.txt:18: format 3 block without a clock: line" \
 		data/f3_noclock.txt data/f3_after.txt
+}
+
+# The boot a load ran in: boot_id: is the kernel's boot_id or
+# unavailable, once a block; a figure of the PMU is in every load or
+# there is no comparison of it (issue 51).
+boot_cases() {
+	$1 "boot_id: not as the kernel writes it (uppercase)" 2 \
+		"bench-compare: data/boot_id_err.txt:12: bad boot_id '1B4E28BA-2FA1-11D2-883F-0016D3CCA427': expected the kernel's boot_id, a UUID (8-4-4-4-12 lowercase hex digits), or unavailable" \
+		data/boot_id_err.txt data/boots_after.txt
+	$1 "boot_id: given twice in a block" 2 \
+		"bench-compare: data/boot_id_twice.txt:13: boot_id: line given twice in its block" \
+		data/boot_id_twice.txt data/boots_after.txt
+	$1 "--check: a bad boot_id at its line" 2 \
+		"bench-compare: data/boot_id_err.txt:12: bad boot_id '1B4E28BA-2FA1-11D2-883F-0016D3CCA427': expected the kernel's boot_id, a UUID (8-4-4-4-12 lowercase hex digits), or unavailable" \
+		--check data/boots_before.txt data/boot_id_err.txt
+	$1 "--figure core-cycles: a load without the PMU's figures (pmu=-)" 2 \
+		"bench-compare: data/boots_tcg_before.txt:1: --figure core-cycles: this load has no PMU figures for 2 of its 2 tests (pmu=-: the module counted no PMU events here, as in an emulated guest)" \
+		--figure core-cycles data/boots_tcg_before.txt data/boots_after.txt
+	$1 "--figure instructions: a kernel log has no PMU figures" 2 \
+		"bench-compare: data/dmesg_ts.log:5: --figure instructions: this load has no PMU figures for 2 of its 2 tests (a kernel log has none)" \
+		--figure instructions data/dmesg_ts.log data/dmesg_plain.log
+	$1 "usage: an unknown --figure" 2 \
+		"bench-compare: bad --figure 'tsc2': tsc, core-cycles or instructions" \
+		--figure tsc2 data/boots_before.txt data/boots_after.txt
+	$1 "usage: an unknown --unit" 2 \
+		"bench-compare: bad --unit 'boots': auto, boot or load" \
+		--unit boots data/boots_before.txt data/boots_after.txt
 }
 
 count_case() {

@@ -44,7 +44,8 @@ R=data/results_err.txt
 FAST=tasklet_page_pool01_fast_path
 
 # The helpers, then the cases by area: each t_* reports one result.
-for r_part in helpers errors cases-loads cases-formats cases-machine; do
+for r_part in helpers errors cases-loads cases-formats cases-machine \
+	cases-boots; do
 	# shellcheck source=/dev/null
 	. "./$r_part.sh"
 done
@@ -62,7 +63,9 @@ t_plot_instructions t_dir_side t_env_new_lines t_upstream_dmesg
 t_upstream_script t_seed_org t_org_formula t_json t_cell_escape t_json_hostile
 t_format4 t_profile_ignored t_profile_ab t_profile_aa t_profile_one_side
 t_profile_json t_line_limit t_dev_zero t_read_error t_ns_some_loads
-t_ns_some_loads_gate t_ns_some_loads_json t_kcidb t_check"
+t_ns_some_loads_gate t_ns_some_loads_json t_kcidb t_check
+t_boots_verdict t_boots_split t_boots_one t_boots_each_own
+t_boots_instructions t_figure"
 
 nr_errors=0
 error_cases count_case

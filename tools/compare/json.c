@@ -81,8 +81,9 @@ static void put_settings(const struct comparison *cmp)
 	printf(", \"unit\": \"%s\"", cmp->by_boot ? "boot" : "load");
 	printf("},\n  \"loads\": {\"before\": %zu, \"after\": %zu},\n",
 	       cmp->loads[SIDE_BEFORE], cmp->loads[SIDE_AFTER]);
-	printf("  \"boots\": {\"before\": %zu, \"after\": %zu, \"without_id\": {\"before\": %zu, \"after\": %zu}},\n",
-	       cmp->boots[SIDE_BEFORE], cmp->boots[SIDE_AFTER],
+	printf("  \"boots\": {\"before\": %zu, \"after\": %zu, ",
+	       cmp->boots[SIDE_BEFORE], cmp->boots[SIDE_AFTER]);
+	printf("\"without_id\": {\"before\": %zu, \"after\": %zu}},\n",
 	       cmp->no_boot[SIDE_BEFORE], cmp->no_boot[SIDE_AFTER]);
 	free(level);
 }

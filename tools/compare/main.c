@@ -261,6 +261,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		argv[1 + nr++] = argv[i];	/* files move down */
 	}
 	o->files[SIDE_BEFORE] = argv + 1;
+	/* KCIDB takes the counter's per-load values: no other figure */
+	if (o->fmt == OUT_KCIDB &&
+	    (o->figure != MET_CYCLES || o->unit != UNIT_AUTO))
+		return usage_error("%s", "-f kcidb writes the cycle counter's per-load values: no --figure or --unit");
 	if (o->dry_run)
 		return 0;
 	if (o->check || o->fmt == OUT_KCIDB) {

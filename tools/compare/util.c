@@ -22,11 +22,13 @@ const char * const figure_names[NR_METRICS] = {
 	[MET_CORE_CYCLES] = "core-cycles",
 	[MET_PMU_INSNS] = "instructions",
 };
+
 const char * const figure_units[NR_METRICS] = {
 	[MET_NS] = "ns",
 	[MET_CORE_CYCLES] = "core-cycles",
 	[MET_PMU_INSNS] = "pmu-instructions",
 };
+
 const char * const clock_names[NR_CLOCKS] = {
 	[CLOCK_CYCLES] = "cycles",
 	[CLOCK_INSTRUCTIONS] = "instructions",

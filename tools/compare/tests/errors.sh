@@ -394,6 +394,9 @@ boot_cases() {
 	$1 "usage: an unknown --figure" 2 \
 		"bench-compare: bad --figure 'tsc2': tsc, core-cycles or instructions" \
 		--figure tsc2 data/boots_before.txt data/boots_after.txt
+	$1 "usage: -f kcidb with a --figure of the PMU" 2 \
+		"bench-compare: -f kcidb writes the cycle counter's per-load values: no --figure or --unit" \
+		-f kcidb --figure instructions data/boots_before.txt
 	$1 "usage: an unknown --unit" 2 \
 		"bench-compare: bad --unit 'boots': auto, boot or load" \
 		--unit boots data/boots_before.txt data/boots_after.txt

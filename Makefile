@@ -192,6 +192,11 @@ series-export:
 copy-to-tree:
 	sh tools/series/copy-to-tree.sh
 
+# "make lkp LKP=/path/to/lkp-tests": the benchmark as a program of 0-day's
+# LKP, one commit on a branch of its own in that clone (doc/lkp.rst).
+lkp:
+	sh tools/lkp/lkp.sh
+
 # The file lists above, one name a line, for the host tools: module,
 # kselftest (what a tree gets), installed (what the kselftest install
 # puts into INSTALL_PATH/net/bench_page_pool), libraries (what the
@@ -218,7 +223,7 @@ print-features:
 	@printf '%s\n' $(bench_features)
 
 .PHONY: all modules tools install clean run perf ab track bisect schema check check-quick check-host accel debug-kernel \
-	copy-to-tree series series-export print-files print-features print-module-objs
+	copy-to-tree series series-export print-files print-features print-module-objs lkp
 
 endif
 endif

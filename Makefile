@@ -26,6 +26,7 @@ bench_pp_types := include/net/page_pool.h include/net/page_pool/types.h
 # (an unbalanced parenthesis cannot stand in a call's arguments)
 bench_netmem_bulk := page_pool_put_netmem_bulk(netmem_ref *
 bench_kzalloc_obj := define kzalloc_obj(
+bench_rdmsrq_safe := int rdmsrq_safe(
 bench_features = \
 	$(if $(wildcard $(srctree)/include/net/page_pool/helpers.h), \
 		-DBENCH_HAVE_PAGE_POOL_HELPERS_H) \
@@ -40,7 +41,11 @@ bench_features = \
 	$(call bench_have,KZALLOC_OBJ,$(bench_kzalloc_obj), \
 		include/linux/slab.h) \
 	$(if $(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h), \
-		-DBENCH_HAVE_ASM_CPUID_API_H)
+		-DBENCH_HAVE_ASM_CPUID_API_H) \
+	$(call bench_have,IRQ_STAT_COUNTS,counts[IRQ_COUNT_MAX], \
+		arch/x86/include/asm/hardirq.h) \
+	$(call bench_have,RDMSRQ_SAFE,$(bench_rdmsrq_safe), \
+		arch/x86/include/asm/msr.h)
 
 ifneq ($(KERNELRELEASE),)
 
@@ -140,6 +145,15 @@ perf:
 ab:
 	sh tools/guest/ab.sh
 
+# Two kernels installed on a test box, over SSH: kexec, the boot as the
+# unit (doc/box.rst).
+box:
+	sh tools/box/box.sh box
+
+# A test box's state, and what to change before measuring on it.
+box-check:
+	sh tools/box/box.sh check
+
 # Every commit of a range of a kernel git tree, counted in instructions.
 track:
 	sh tools/track/track.sh
@@ -222,7 +236,7 @@ print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linu
 print-features:
 	@printf '%s\n' $(bench_features)
 
-.PHONY: all modules tools install clean run perf ab track bisect schema check check-quick check-host accel debug-kernel \
+.PHONY: all modules tools install clean run perf ab box box-check track bisect schema check check-quick check-host accel debug-kernel \
 	copy-to-tree series series-export print-files print-features print-module-objs lkp
 
 endif

@@ -230,7 +230,7 @@ print-files:
 print-module-objs:
 	@printf '%s\n' $(bench_module_objs)
 
-# The compat header's feature macros a kernel tree's headers give, one a
+# The compat headers' feature macros a kernel tree's headers give, one a
 # line (-DBENCH_HAVE_...): "make series" keeps only that tree's branches.
 print-features: srctree = $(or $(TREE),$(error print-features needs TREE=<a Linux source tree>))
 print-features:

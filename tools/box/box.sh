@@ -189,7 +189,8 @@ while [ $i -lt $((2 * BOOTS)) ]; do
 	# and the first handshake, measured apart as handshake=) and the
 	# loads (the ssh calls that ran insmod)
 	t0=$(box_now)
-	box_kexec "$rel" "$(box_cmdline "$append")"
+	cmd=$(box_cmdline "$append")
+	box_kexec "$rel" "$cmd"
 	t_kexec=$(box_since "$t0")
 	t1=$(box_now)
 	got=$(box_wait_boot "$BOX_LAST_BOOT_ID" "$BOX_BOOT_LIMIT") || {
@@ -204,6 +205,14 @@ while [ $i -lt $((2 * BOOTS)) ]; do
 	BOX_LAST_BOOT_ID=${got%% *}
 	[ "${got#* }" = "$rel" ] || {
 		failed="$side boot $bb: the box came back on ${got#* }, not $rel (the kernel failed: panic=$BOX_PANIC, or its initramfs, rebooted into the default)"
+		say "error: $failed"
+		break
+	}
+	# the release alone cannot tell a kernel that failed and the default
+	# that came back in its place: the command line can
+	got_cmd=$(box_ssh 'cat /proc/cmdline' </dev/null 2>/dev/null | tr -cd ' -~')
+	[ "${got_cmd% }" = "$cmd" ] || {
+		failed="$side boot $bb ($rel) did not come up: the box came back with another command line (its default kernel: the kernel failed and panic=$BOX_PANIC or its initramfs rebooted it): $(printf '%s' "$got_cmd" | cut -c1-200)"
 		say "error: $failed"
 		break
 	}

@@ -387,21 +387,22 @@ box_state_script() {
 cpu=$1
 c=/sys/devices/system/cpu
 d=$c/cpu$cpu
-one() { v=$(head -n 1 "$1" 2>/dev/null | tr -cd ' -~') && [ -n "$v" ] && printf '%s' "$v" || printf '%s' "${2:--}"; }
+# a file's first line, or the default: read, no fork
+one() { v=; read -r v 2>/dev/null <"$2"; printf '%s: %s\n' "$1" "${v:-${3:--}}"; }
 printf 'release: %s\n' "$(uname -r)"
 printf 'boot_id: %s\n' "$(cat /proc/sys/kernel/random/boot_id)"
 printf 'cpu: %s\n' "$cpu"
-printf 'governor: %s\n' "$(one "$d/cpufreq/scaling_governor" none)"
-printf 'driver: %s\n' "$(one "$d/cpufreq/scaling_driver" none)"
-printf 'epp: %s\n' "$(one "$d/cpufreq/energy_performance_preference" none)"
-printf 'min_freq: %s\n' "$(one "$d/cpufreq/scaling_min_freq" none)"
-printf 'max_freq: %s\n' "$(one "$d/cpufreq/scaling_max_freq" none)"
-printf 'cpuinfo_max_freq: %s\n' "$(one "$d/cpufreq/cpuinfo_max_freq" none)"
-printf 'boost: %s\n' "$(one "$c/cpufreq/boost" none)"
-printf 'no_turbo: %s\n' "$(one "$c/intel_pstate/no_turbo" none)"
-printf 'smt: %s\n' "$(one "$c/smt/control" none)"
-printf 'siblings: %s\n' "$(one "$d/topology/thread_siblings_list" none)"
-printf 'online: %s\n' "$(one "$c/online")"
+one governor "$d/cpufreq/scaling_governor" none
+one driver "$d/cpufreq/scaling_driver" none
+one epp "$d/cpufreq/energy_performance_preference" none
+one min_freq "$d/cpufreq/scaling_min_freq" none
+one max_freq "$d/cpufreq/scaling_max_freq" none
+one cpuinfo_max_freq "$d/cpufreq/cpuinfo_max_freq" none
+one boost "$c/cpufreq/boost" none
+one no_turbo "$c/intel_pstate/no_turbo" none
+one smt "$c/smt/control" none
+one siblings "$d/topology/thread_siblings_list" none
+one online "$c/online"
 for k in isolcpus nohz_full rcu_nocbs; do
 	v=none
 	for w in $(cat /proc/cmdline); do
@@ -410,41 +411,43 @@ for k in isolcpus nohz_full rcu_nocbs; do
 	printf '%s: %s\n' "$k" "$v"
 done
 ib=no
-for p in /proc/[0-9]*; do
-	case $(cat "$p/comm" 2>/dev/null) in irqbalance) ib=yes; break ;; esac
-done
+! grep -qx irqbalance /proc/[0-9]*/comm 2>/dev/null || ib=yes
 printf 'irqbalance: %s\n' "$ib"
-n=0 on=
-for f in /proc/irq/[0-9]*/smp_affinity_list; do
-	[ -r "$f" ] || continue
-	l=$(cat "$f" 2>/dev/null) || continue
-	i=${f#/proc/irq/}; i=${i%%/*}
-	if printf '%s\n' "$l" | tr ',' '\n' | awk -F- -v c="$cpu" '{ h = NF == 2 ? $2 : $1; if (c + 0 >= $1 + 0 && c + 0 <= h + 0) f = 1 } END { exit !f }'; then
-		n=$((n + 1)); on="$on${on:+,}$i"
-	fi
-done
+# every IRQ's CPU list in one awk: those that hold the CPU
+on=$(awk -v c="$cpu" '{
+	n = split($0, r, ",")
+	for (i = 1; i <= n; i++) {
+		m = split(r[i], b, "-")
+		if (c + 0 >= b[1] + 0 && c + 0 <= (m == 2 ? b[2] : b[1]) + 0) {
+			f = FILENAME; sub(/^\/proc\/irq\//, "", f); sub(/\/.*/, "", f)
+			printf "%s%s", k++ ? "," : "", f
+			break
+		}
+	}
+} END { printf " %d", k }' /proc/irq/[0-9]*/smp_affinity_list 2>/dev/null)
+n=${on##* }
+on=${on% *}
 printf 'irqs_on_cpu: %s\n' "$n${on:+ ($on)}"
-printf 'cpuidle_driver: %s\n' "$(one "$c/cpuidle/current_driver" none)"
+one cpuidle_driver "$c/cpuidle/current_driver" none
 s=
 for st in "$d"/cpuidle/state[0-9]*; do
 	[ -d "$st" ] || continue
-	s="$s${s:+ }$(one "$st/name")$( [ "$(one "$st/disable" 0)" = 0 ] || printf '(off)')"
+	nm=; read -r nm 2>/dev/null <"$st/name"; off=0; read -r off 2>/dev/null <"$st/disable"
+	s="$s${s:+ }$nm"
+	[ "$off" = 0 ] || s="$s(off)"
 done
 printf 'cpuidle_states: %s\n' "${s:-none}"
-printf 'thp: %s\n' "$(one /sys/kernel/mm/transparent_hugepage/enabled none)"
-printf 'thp_defrag: %s\n' "$(one /sys/kernel/mm/transparent_hugepage/defrag none)"
-printf 'perf_event_max_sample_rate: %s\n' "$(one /proc/sys/kernel/perf_event_max_sample_rate none)"
-printf 'clocksource: %s\n' "$(one $c/../clocksource/clocksource0/current_clocksource none)"
+one thp /sys/kernel/mm/transparent_hugepage/enabled none
+one thp_defrag /sys/kernel/mm/transparent_hugepage/defrag none
+one perf_event_max_sample_rate /proc/sys/kernel/perf_event_max_sample_rate none
+one clocksource $c/../clocksource/clocksource0/current_clocksource none
 f=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(tsc|constant_tsc|nonstop_tsc|tsc_reliable|tsc_known_freq)$' | tr '\n' ' ')
 printf 'tsc_flags: %s\n' "${f:-none}"
 m=$(grep -m1 '^microcode' /proc/cpuinfo | sed 's/.*:[[:space:]]*//')
 printf 'microcode: %s\n' "${m:-none}"
 printf 'cpu_model: %s\n' "$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*:[[:space:]]*//' | tr -cd ' -~')"
-m=
-for f in $c/vulnerabilities/*; do
-	[ -f "$f" ] || continue
-	m="$m${m:+ }${f##*/}=$(one "$f" | tr ' ' _)"
-done
+m=$(cd $c/vulnerabilities 2>/dev/null && grep -H . * 2>/dev/null | tr ' ' _ | sed 's/:/=/' | tr '\n' ' ')
+m=${m% }
 printf 'mitigations: %s\n' "${m:-none}"
 printf 'pmu: %s\n' "$( [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ] && echo yes || echo none)"
 EOF

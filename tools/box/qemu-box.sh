@@ -27,7 +27,7 @@
 #       running.
 #
 #   -k SERIES   a kernel of the box: 6.12 (Debian 12's) or 7.2 (Debian
-#               unstable's; not yet booted here), repeatable; the first
+#               unstable's), repeatable; the first
 #               is the default kernel (default: -k 6.12)
 #   -p PORT     the host port forwarded to the box's port 22 (default: a
 #               free one); always on 127.0.0.1
@@ -87,36 +87,35 @@ box_kernel() {	# series
 	6.12)
 		k_pkg=$(resolve_meta linux-image-6.12-amd64) || exit 1
 		K_REL=${k_pkg#linux-image-}
-		k_ver=$(package_version "$k_pkg")
+		k_pkgs=$k_pkg
 		# shellcheck disable=SC2034
 		APT_TOOL=
 		;;
 	7.2)
 		unstable_update
 		K_REL=$(unstable_release 7.2 -k) || exit 1
-		k_pkg=linux-binary-$K_REL
+		# 7.2's image is split: vmlinuz, modules, config
+		k_pkgs="linux-binary-$K_REL linux-modules-$K_REL linux-base-$K_REL"
 		# shellcheck disable=SC2034 # read by the library's apt calls
 		APT_TOOL=unstable_apt
-		k_ver=$(package_version "$k_pkg")
 		;;
 	*) usage_die "-k $1: accepted: 6.12, 7.2" ;;
 	esac
+	K_KEY=
+	for k_p in $k_pkgs; do
+		K_KEY="$K_KEY${K_KEY:+ }$k_p=$(package_version "$k_p")"
+	done
 	K_ROOT=$BENCH_CACHE/kernels/$K_REL/image
-	if [ "$(cat "$K_ROOT/.unpacked" 2>/dev/null)" != "$k_pkg=$k_ver" ]; then
+	if [ "$(cat "$K_ROOT/.unpacked" 2>/dev/null)" != "$K_KEY" ]; then
 		K_ROOT=$BOX_CACHE/kernels/$K_REL
-		unpack_packages "$K_ROOT" "$k_pkg"
+		# shellcheck disable=SC2086
+		unpack_packages "$K_ROOT" $k_pkgs
 	fi
 	# shellcheck disable=SC2034
 	APT_TOOL=
-	K_VMLINUZ=$K_ROOT/boot/vmlinuz-$K_REL
-	[ -f "$K_VMLINUZ" ] || K_VMLINUZ=$K_ROOT/usr/lib/modules/$K_REL/vmlinuz
-	[ -f "$K_VMLINUZ" ] || die "$k_pkg has no vmlinuz in $K_ROOT"
-	K_MODULES=$K_ROOT/lib/modules/$K_REL
-	[ -d "$K_MODULES" ] || K_MODULES=$K_ROOT/usr/lib/modules/$K_REL
-	[ -d "$K_MODULES/kernel" ] || die "$k_pkg has no modules in $K_ROOT"
-	K_CONFIG=$K_ROOT/boot/config-$K_REL
-	[ -f "$K_CONFIG" ] || K_CONFIG=$K_MODULES/config
-	K_KEY="$k_pkg=$k_ver"
+	box_kernel_paths "$K_ROOT" "$K_REL"
+	[ -f "$K_VMLINUZ" ] || die "$k_pkgs: no vmlinuz in $K_ROOT"
+	[ -d "$K_MODULES/kernel" ] || die "$k_pkgs: no modules in $K_ROOT"
 }
 
 # --- the keys --------------------------------------------------------
@@ -342,6 +341,8 @@ box_kernel_paths() {	# root release
 	[ -d "$K_MODULES" ] || K_MODULES=$1/usr/lib/modules/$2
 	K_CONFIG=$1/boot/config-$2
 	[ -f "$K_CONFIG" ] || K_CONFIG=$K_MODULES/config
+	[ -f "$K_CONFIG" ] ||
+		K_CONFIG=$(find "$1" -name "config-$2" -type f | head -n 1)
 }
 
 # Sets IMAGE_DIR to the cached image of the series given (built when

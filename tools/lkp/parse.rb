@@ -120,7 +120,7 @@ def type_ok?(type, v)
   when 'yes_no' then %w[yes no].include?(v)
   when 'words' then v.split(' ', -1).all? { |w| w.match?(FIELD_RE) }
   when 'words_or_none' then v == 'none' || v.split(' ', -1).all? { |w| w.match?(FIELD_RE) }
-  when 'end' then v.match?(/\Atests=[0-9]+ skips=[0-9]+\z/)
+  when 'end' then v.match?(/\Atests=(0|[1-9][0-9]*) skips=(0|[1-9][0-9]*)\z/)
   when 'uuid_or_unavailable'
     v == 'unavailable' || v.match?(/\A\h{8}-\h{4}-\h{4}-\h{4}-\h{12}\z/) && v == v.downcase
   else
@@ -193,6 +193,7 @@ class Block
     @skips = 0
     @profile = nil
     @profs = {}
+    @prof_line = {}
     @fns = {}
     @prof = nil
   end
@@ -202,7 +203,8 @@ class Block
     if decl
       refuse(where, "#{key}: line given twice in this block (also at line #{@seen[key]})") if @seen[key]
       @seen[key] = where.split(':').last
-      refuse(where, "#{key}: #{value.inspect} is not of type #{decl[0]}") unless type_ok?(decl[0], value)
+      v = decl[0] == 'text' ? value : value.gsub(/\A[ \t]+|[ \t]+\z/, '')
+      refuse(where, "#{key}: #{value.inspect} is not of type #{decl[0]}") unless type_ok?(decl[0], v)
     end
     @clock = value if key == 'clock'
   end
@@ -243,7 +245,6 @@ class Block
 
   def prof(f, where)
     refuse(where, 'prof: in a block of format 3') if @version < 4
-    refuse(where, 'prof: before the profile: line') unless @profile
     name = f['name'] or refuse(where, 'prof: no name=')
     refuse(where, "prof: name=#{name} is no test of this block") unless @tests.key?(name)
     refuse(where, "prof: test #{name} given twice") if @profs.key?(name)
@@ -251,6 +252,7 @@ class Block
     refuse(where, "prof: windows=#{w} is not a whole number above 0") unless uint?(w) && w.to_i.positive?
     counts('prof', f, where)
     @profs[name] = f
+    @prof_line[name] = where
     @fns[name] = {}
     @prof = name
   end
@@ -276,6 +278,7 @@ class Block
     refuse(where, "end: line says skips=#{m[2]}, the block has #{@skips} skip: lines") unless m[2].to_i == @skips
     return unless @version == 4
 
+    refuse(where, 'format 4 block without a profile: line') unless @profile
     @tests.each_key do |t|
       refuse(where, "test #{t} has no prof: line (format 4 profiles every test of its block)") unless @profs.key?(t)
       next if @fns[t].empty?
@@ -283,7 +286,7 @@ class Block
       PROF_COUNTS.each do |k|
         sum = @fns[t].values.sum { |f| f[k].delete('.').to_i }
         total = @profs[t][k].delete('.').to_i
-        refuse(where, "test #{t}: its functions' #{k} do not add up to the test's") if
+        refuse(@prof_line[t], "prof: test #{t}: its functions' #{k} do not add up to the test's") if
           2 * (sum - total).abs > @fns[t].size
       end
     end
@@ -325,14 +328,16 @@ def strict_reader(path, shown)
   return if st.success?
 
   first = err.lines.first.to_s.chomp.sub(/\Abench-compare: /, '').gsub(path, shown)
-  refuse(shown, first.empty? ? "bench-compare --check refused it (exit #{st.exitstatus})" : first)
+  first = "#{shown}: bench-compare --check refused it (exit #{st.exitstatus})" if first.empty?
+  first = "#{shown}: #{first}" unless first.start_with?("#{shown}:")
+  warn "#{PROG}: #{first}"
+  exit 2
 end
 
 def check_text(line, where)
-  refuse(where, 'line longer than the limit') if line.bytesize > MAX_LINE
   s = line.dup.force_encoding(Encoding::UTF_8)
   refuse(where, 'a byte that is not UTF-8') unless s.valid_encoding?
-  bad = s.match(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/)
+  bad = s.match(/[^\t[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]]/)
   refuse(where, format('a control or format character U+%04X', bad[0].ord)) if bad
   s
 end
@@ -353,10 +358,11 @@ def read_blocks(path, shown)
   lines.each_with_index do |raw, i|
     where = "#{shown}:#{i + 1}"
     refuse(where, 'line cut short: no newline at its end') if cut && i == lines.size - 1
-    line = check_text(raw, where)
-    next if line.empty?
+    refuse(where, 'line longer than the limit') if raw.bytesize > MAX_LINE
+    line = check_text(raw.delete_suffix("\r"), where)
+    next if line.match?(/\A[ \t]*\z/)
 
-    m = line.match(/\A([a-z_]+):(?: (.*))?\z/m)
+    m = line.match(/\A([a-z_]+):(?:[ \t](.*))?\z/m)
     refuse(where, 'not a "KEY: value" line') unless m
     key = m[1]
     value = m[2].to_s

@@ -31,7 +31,7 @@ fail() {
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-env=$(sh "$box" start $icount -d "$dir") || fail "start"
+env=$(sh "$box" start -k 6.12 $icount -d "$dir") || fail "start"
 eval "$env"
 printf 'start: ssh ready %s s after QEMU started (%s, -icount: %s)\n' \
 	"$BOX_READY_SECONDS" "$BOX_DEFAULT" "${icount:-no}"

@@ -28,7 +28,7 @@
 #
 #   -k SERIES   a kernel of the box: 6.12 (Debian 12's) or 7.2 (Debian
 #               unstable's), repeatable; the first
-#               is the default kernel (default: -k 6.12)
+#               is the default kernel (default: -k 6.12 -k 7.2)
 #   -p PORT     the host port forwarded to the box's port 22 (default: a
 #               free one); always on 127.0.0.1
 #   -i          count instructions: -icount shift=0,sleep=off (and
@@ -183,6 +183,7 @@ make_initrd() {	# root release file
 	done
 	touch "$i_dir/modules"
 	cp "$1/lib/modules/$2/modules.builtin" "$1/lib/modules/$2/modules.order" \
+		"$1/lib/modules/$2/modules.builtin.modinfo" \
 		"$i_dir/lib/modules/$2/" 2>/dev/null
 	depmod -b "$i_dir" "$2" || die "depmod of the initrd of $2 failed"
 	cat >"$i_dir/init" <<'EOF'
@@ -461,7 +462,7 @@ cmd_image() {
 	shift $((OPTIND - 1))
 	[ $# = 0 ] || usage_die "image: unexpected argument: $1"
 	# shellcheck disable=SC2086
-	box_image ${series:-6.12}
+	box_image ${series:-6.12 7.2}
 	printf '%s\n' "$IMAGE_DIR"
 }
 
@@ -497,7 +498,7 @@ cmd_start() {
 		esac
 	fi
 	# shellcheck disable=SC2086
-	box_image ${series:-6.12}
+	box_image ${series:-6.12 7.2}
 	if [ -z "$dir" ]; then
 		dir=$(mktemp -d "${TMPDIR:-/tmp}/qemu-box.XXXXXX") ||
 			die "cannot create a folder in ${TMPDIR:-/tmp}"

@@ -3,7 +3,7 @@
 # shellcheck disable=SC2015,SC2154 # "A && B || die" as in tools/; nl,
 # i_dir, i_work set by lib.sh's temp_dir, k_root by eval
 #
-# A test box in QEMU, for make box (issue 51) to be proved without one:
+# A test box in QEMU, for make box to be proved without one:
 # a small Linux machine with an SSH server and kexec, reached on
 # 127.0.0.1 only, that boots its default kernel at every reset.
 #

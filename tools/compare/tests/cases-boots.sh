@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-compare's tests of the boot as the unit (run.sh, issue 51): loads
+# bench-compare's tests of the boot as the unit (run.sh): loads
 # of a side that share a boot_id are one sample, the median of theirs;
 # the spread between boots and within one; a side of one boot; the
 # PMU's figures (--figure).  The data, data/boots_*.txt, are

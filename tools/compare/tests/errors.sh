@@ -374,7 +374,7 @@ clock_cases() {
 
 # The boot a load ran in: boot_id: is the kernel's boot_id or
 # unavailable, once a block; a figure of the PMU is in every load or
-# there is no comparison of it (issue 51).
+# there is no comparison of it.
 boot_cases() {
 	$1 "boot_id: not as the kernel writes it (uppercase)" 2 \
 		"bench-compare: data/boot_id_err.txt:12: bad boot_id '1B4E28BA-2FA1-11D2-883F-0016D3CCA427': expected the kernel's boot_id, a UUID (8-4-4-4-12 lowercase hex digits), or unavailable" \

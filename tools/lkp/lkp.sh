@@ -59,6 +59,11 @@ case $BENCH_GIT in
 *[![:graph:]]* | *'"'* | *'$'* | *'`'* | *\\* | '')
 	usage_die "BENCH_GIT=$BENCH_GIT: accepted: a git URL or path without blanks, quotes, \$, \` or \\" ;;
 esac
+# makepkg takes a local path as a file:// URL
+case $BENCH_GIT in
+/*) source_url=file://$BENCH_GIT ;;
+*) source_url=$BENCH_GIT ;;
+esac
 runs=$(lkp_min_samples "$LKP")
 
 temp_dir tmp
@@ -71,7 +76,8 @@ mkdir -p "$out/$P/pkg" "$out/jobs" "$out/spec/fixtures/stats/$LKP_PROGRAM" "$out
 # escaped; BENCH_GIT holds neither quote nor blank).
 fill() {	# source destination
 	f_url=$(printf '%s' "$BENCH_GIT" | sed 's/[&|\\]/\\&/g')
-	sed -e "s|@homepage@|$f_url|g" -e "s|@source@|$f_url|g" -e "s|@runs@|$runs|g" \
+	f_src=$(printf '%s' "$source_url" | sed 's/[&|\\]/\\&/g')
+	sed -e "s|@homepage@|$f_url|g" -e "s|@source@|$f_src|g" -e "s|@runs@|$runs|g" \
 		"$LKP_SRC_DIR/$1" >"$out/$2" || die "cannot write $2"
 }
 fill run "$P/run"

@@ -210,6 +210,7 @@ while [ $i -lt $((2 * BOOTS)) ]; do
 	}
 	# the release alone cannot tell a kernel that failed and the default
 	# that came back in its place: the command line can
+	t1=$(box_now)
 	got_cmd=$(box_ssh 'cat /proc/cmdline' </dev/null 2>/dev/null | tr -cd ' -~')
 	[ "${got_cmd% }" = "$cmd" ] || {
 		failed="$side boot $bb ($rel) did not come up: the box came back with another command line (its default kernel: the kernel failed and panic=$BOX_PANIC or its initramfs rebooted it): $(printf '%s' "$got_cmd" | cut -c1-200)"
@@ -217,14 +218,21 @@ while [ $i -lt $((2 * BOOTS)) ]; do
 		break
 	}
 	boot_id=${got%% *}
+	t_check=$(box_since "$t1")
+	t1=$(box_now)
 	if [ "$BOX_TUNE" = 1 ]; then
 		BOX_CURRENT_SAVED=$OUT/$tag.saved
 		box_settings "$BOX_CURRENT_SAVED"
 		box_tune "$BOX_CURRENT_SAVED" "$CPU" "$BOX_ONLINE" >"$OUT/$tag.tuned"
 	fi
+	t_tune=$(box_since "$t1")
+	t1=$(box_now)
 	box_state "$OUT/$tag.state" "$CPU"
+	t_state=$(box_since "$t1")
+	t1=$(box_now)
 	box_module_in "$mod" </dev/null || die "$tag: cannot copy the module into the box"
-	loads=0
+	t_copy=$(box_since "$t1")
+	loads=0 t_results=0
 	l=1
 	while [ $l -le "$LOADS_PER_BOOT" ]; do
 		f=$(printf '%s/%s-%02d.results' "$OUT" "$tag" "$l")
@@ -242,18 +250,24 @@ while [ $i -lt $((2 * BOOTS)) ]; do
 		loads=$(box_add "$loads" "$(box_since "$t2")")
 		[ $rc = 0 ] ||
 			die "$tag load $l failed (exit $rc): $(tail -n 1 "$f.err" | tr -cd ' -~')"
+		t1=$(box_now)
 		box_check_results "$f" "$boot_id" "$CPU" || exit 1
 		printf '%s\n' "$boot_id" >"${f%.results}.boot_id"
+		t_results=$(box_add "$t_results" "$(box_since "$t1")")
 		l=$((l + 1))
 	done
+	t1=$(box_now)
 	if [ "$BOX_TUNE" = 1 ]; then
 		box_apply "$BOX_CURRENT_SAVED" >"$OUT/$tag.restored"
 		BOX_CURRENT_SAVED=
 	fi
+	t_restore=$(box_since "$t1")
 	over=$(awk -v a="$t0" -v b="$(box_now)" -v u="$t_boot" -v l="$loads" \
 		'BEGIN { printf "%.2f", b - a - u - l }')
-	printf 'boot: %s release=%s boot_id=%s kexec=%s boot=%s loads=%s make_box=%s\n' \
-		"$tag" "$rel" "$boot_id" "$t_kexec" "$t_boot" "$loads" "$over" >>"$OUT/boots.txt"
+	printf 'boot: %s release=%s boot_id=%s boot=%s loads=%s make_box=%s kexec_l=%s cmdline=%s tune=%s state=%s copy=%s results=%s restore=%s\n' \
+		"$tag" "$rel" "$boot_id" "$t_boot" "$loads" "$over" "$t_kexec" \
+		"$t_check" "$t_tune" "$t_state" "$t_copy" "$t_results" "$t_restore" \
+		>>"$OUT/boots.txt"
 	say "box: $tag on $rel: the box's boot $t_boot s, loads $loads s, make box's own $over s"
 	over_total=$(awk -v a="$over_total" -v b="$over" 'BEGIN { print a + b }')
 	boots_done=$((boots_done + 1))

@@ -824,3 +824,23 @@ box_since() {	# start
 box_add() {	# a b
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a + b }'
 }
+
+# The first setting of the boots' state files (OUT/SIDE-BB.state) that
+# is not the same in every boot, as "KEY: VALUE in TAG, VALUE in TAG";
+# nothing when all agree.  What differs by nature (the release, boot_id, the IRQs
+# on the CPU by number) is left out, and so are isolcpus, nohz_full and
+# rcu_nocbs when the sides' appends differ (the append asked for them).
+box_states_differ() {	# out appends-differ
+	awk -v skip_cmd="$2" '
+	FNR == 1 { tag = FILENAME; sub(/.*\//, "", tag); sub(/\.state$/, "", tag) }
+	{
+		k = $1; sub(/:$/, "", k)
+		if (k == "release" || k == "boot_id" || k == "irqs_on_cpu") next
+		if (skip_cmd && (k == "isolcpus" || k == "nohz_full" || k == "rcu_nocbs")) next
+		v = substr($0, length($1) + 2)
+		if (!(k in first)) { first[k] = v; ftag[k] = tag; order[++n] = k }
+		else if (first[k] != v && !(k in bad)) { bad[k] = v " in " tag; bn[++m] = k }
+	}
+	END { if (m) printf "%s: %s in %s, %s\n", bn[1], first[bn[1]], ftag[bn[1]], bad[bn[1]] }
+	' "$1"/before-[0-9]*.state "$1"/after-[0-9]*.state 2>/dev/null
+}

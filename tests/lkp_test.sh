@@ -161,6 +161,49 @@ printf 'tasklet_page_pool01_fast_path.instructions_min: 1.000\n' \
 report $((! $?)) "LKP's stats spec fails on a fixture whose yaml parse does not print"
 git -C "$lkpb" checkout -q -- spec
 
+# run on a stand-in box: LKP's own lib/*.sh, the package a folder whose
+# Makefile and wrapper stand in for the module's build and load (no
+# module is loaded here).  stdout is the results file and nothing else,
+# the job's parameters reach the wrapper as the module's; a wrapper that
+# skips (exit 4) leaves stdout empty, and the run is no failure.
+box=$dir/box
+mkdir -p "$box/bm/$PROGRAM" "$box/headers" "$box/tmp" || exit 1
+# shellcheck disable=SC2016 # make expands it
+printf 'modules:\n\t@echo built against $(KDIR)\n' >"$box/bm/$PROGRAM/Makefile"
+cat >"$box/bm/$PROGRAM/test_bench_page_pool.sh" <<'EOF'
+while getopts d:o: o; do
+	case $o in
+	d) ;;
+	o) out=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+printf '%s\n' "$*" >"$STANDIN_PARAMS"
+echo "TAP version 13"
+[ -z "${STANDIN_SKIP:-}" ] || exit 4
+mkdir -p "$out" && cp "$STANDIN_RESULTS" "$out/load-01.results"
+echo "ok 1 stand-in"
+EOF
+run_box() {	# var=value...
+	env TMP="$box/tmp" TMP_RESULT_ROOT="$box/tmp" LKP_SRC="$lkpb" BENCHMARK_ROOT="$box/bm" \
+		LINUX_HEADERS_DIR="$box/headers" STANDIN_PARAMS="$box/params" \
+		STANDIN_RESULTS="$TOP/tests/wrapper_data/icount.results" "$@" \
+		bash "$lkpb/programs/$PROGRAM/run" >"$box/stdout" 2>"$box/stderr"
+}
+run_box tests=for_loop,lock time_ms=50 reps=3
+b_rc=$?
+[ $b_rc = 0 ] && cmp -s "$box/stdout" "$TOP/tests/wrapper_data/icount.results" &&
+	[ "$(cat "$box/params")" = "tests=for_loop,lock time_ms=50 reps=3" ] &&
+	grep -q "built against $box/headers" "$box/stderr"
+b_ok=$?
+[ $b_ok = 0 ] || sed 's/^/#   /' "$box/stderr"
+report $b_ok "run builds against the box's headers, passes the job's parameters, prints the results file alone" "exit=$b_rc"
+run_box STANDIN_SKIP=1
+b_rc=$?
+[ $b_rc = 0 ] && [ ! -s "$box/stdout" ]
+report $? "run of a wrapper that skips prints nothing" "exit=$b_rc"
+
 # The verdict of a reader on FILE: ok, or the LINE it refused at, or
 # "format" (parse: a block of format 1 or 2); VERDICT and SAID set.
 bc_verdict() {	# file

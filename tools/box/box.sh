@@ -145,6 +145,7 @@ say "box: $BOX runs $BOX_ORIG_RELEASE; $BOOTS boots a side of $LOADS_PER_BOOT lo
 
 BOX_CURRENT_SAVED=
 BOX_LAST_BOOT_ID=$BOX_BOOT_ID
+BOX_GIVEN_BACK=$OUT/box-given-back.txt
 box_stop() {	# status
 	trap '' HUP INT TERM
 	if [ -n "$bench_child" ]; then
@@ -256,17 +257,13 @@ while [ $i -lt $((2 * BOOTS)) ]; do
 		t_results=$(box_add "$t_results" "$(box_since "$t1")")
 		l=$((l + 1))
 	done
-	t1=$(box_now)
-	if [ "$BOX_TUNE" = 1 ]; then
-		box_apply "$BOX_CURRENT_SAVED" >"$OUT/$tag.restored"
-		BOX_CURRENT_SAVED=
-	fi
-	t_restore=$(box_since "$t1")
+	# the tuned settings are not written back before the next kexec,
+	# which resets them: the give-back writes those of the first boot
 	over=$(awk -v a="$t0" -v b="$(box_now)" -v u="$t_boot" -v l="$loads" \
 		'BEGIN { printf "%.2f", b - a - u - l }')
-	printf 'boot: %s release=%s boot_id=%s boot=%s loads=%s make_box=%s kexec_l=%s cmdline=%s tune=%s state=%s copy=%s results=%s restore=%s\n' \
+	printf 'boot: %s release=%s boot_id=%s boot=%s loads=%s make_box=%s kexec_l=%s cmdline=%s tune=%s state=%s copy=%s results=%s\n' \
 		"$tag" "$rel" "$boot_id" "$t_boot" "$loads" "$over" "$t_kexec" \
-		"$t_check" "$t_tune" "$t_state" "$t_copy" "$t_results" "$t_restore" \
+		"$t_check" "$t_tune" "$t_state" "$t_copy" "$t_results" \
 		>>"$OUT/boots.txt"
 	say "box: $tag on $rel: the box's boot $t_boot s, loads $loads s, make box's own $over s"
 	over_total=$(awk -v a="$over_total" -v b="$over" 'BEGIN { print a + b }')

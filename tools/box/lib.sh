@@ -510,8 +510,10 @@ for f in /sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor \
 	 /proc/sys/kernel/perf_event_max_sample_rate \
 	 /proc/irq/[0-9]*/smp_affinity_list; do
 	[ -w "$f" ] || continue
-	v=$(head -n 1 "$f" 2>/dev/null) || continue
-	case $f in */transparent_hugepage/*) v=$(printf '%s' "$v" | sed 's/.*\[\(.*\)\].*/\1/') ;; esac
+	v=
+	read -r v 2>/dev/null <"$f" || [ -n "$v" ] || continue
+	# THP's files say "always [madvise] never": the bracketed one
+	case $v in *\[*\]*) v=${v#*\[}; v=${v%%\]*} ;; esac
 	printf 'set: %s %s\n' "$f" "$v"
 done
 EOF
@@ -536,7 +538,10 @@ while read -r k f v; do
 	*) continue ;;
 	esac
 	case $f$v in *..* | *[!A-Za-z0-9/_,.-]*) continue ;; esac
-	[ "$(head -n 1 "$f" 2>/dev/null | sed 's/.*\[\(.*\)\].*/\1/')" = "$v" ] && continue
+	cur=
+	read -r cur 2>/dev/null <"$f"
+	case $cur in *\[*\]*) cur=${cur#*\[}; cur=${cur%%\]*} ;; esac
+	[ "$cur" = "$v" ] && continue
 	if printf '%s\n' "$v" >"$f" 2>/dev/null; then n=$((n + 1)); else failed="$failed ${f#/proc/irq/}"; fi
 done <<'BOX_SETTINGS_END'
 EOF
@@ -698,21 +703,21 @@ EOF
 		die "cannot fetch the module built on the box"
 }
 
-# Copies the module and env_lib.sh into the box's BOX_TMP.
+# Copies the module into the box's BOX_TMP: one ssh call.
 box_module_in() {	# module-file
 	box_ssh "rm -rf $BOX_TMP && mkdir -p $BOX_TMP && cat >$BOX_TMP/$BOX_MODULE.ko" \
-		<"$1" || return 1
-	box_ssh "cat >$BOX_TMP/env_lib.sh" <"$BENCH_TOP/env_lib.sh"
+		<"$1"
 }
 
 # One load on the box, pinned to CPU: insmod under taskset, the results
-# file with the machine's lines (env_lib.sh), rmmod.  Prints the file.
+# file with the machine's lines (env_lib.sh, the script's first part),
+# rmmod.  Prints the file.
 box_load_script() {
+	cat "$BENCH_TOP/env_lib.sh"
 	cat <<'EOF'
 cpu=$1
 shift
 cd /tmp/bench-box || exit 3
-. ./env_lib.sh
 # a load a lost connection left: its end waited for, then removed
 n=0
 while grep -q "^bench_page_pool .* Loading" /proc/modules && [ $n -lt 3600 ]; do
@@ -804,8 +809,13 @@ EOF
 			say "warning: the box came back on ${g_now#* }, not $BOX_ORIG_RELEASE"
 	fi
 	if [ -n "${1:-}" ] && [ -f "$1" ]; then
-		box_apply "$1" >"$BOX_WORK/given-back" ||
+		box_apply "$1" >"${BOX_GIVEN_BACK:-$BOX_WORK/given-back}" ||
 			{ say "error: the box's settings could not be written back"; return 1; }
+		# read back: what is not as it was is named
+		box_settings "$BOX_WORK/settings-now"
+		g_diff=$(grep -vxF -f "$BOX_WORK/settings-now" "$1" | cut -d' ' -f2- | tr '\n' ' ')
+		[ -z "$g_diff" ] ||
+			say "warning: the box's settings not as they were (were: $g_diff)"
 	fi
 	box_ssh "rm -rf $BOX_TMP" </dev/null >/dev/null 2>&1
 	box_ssh_close

@@ -15,6 +15,7 @@
 #   track    make track's and make bisect's kernels and loads
 #   series   the series' peels of upstream/series/
 #   box      make box: the test box over SSH
+#   lkp      make lkp: the program for 0-day's LKP
 #   check    make check's engine: steps, lanes, the time table
 #
 # A library names the ones it needs with bench_lib too; none needs one

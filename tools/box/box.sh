@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # "make box": an A/B of two kernels installed on a test box, over SSH,
-# the boot as the unit (issue 51); "make box-check": the box's state and
+# the boot as the unit; "make box-check": the box's state and
 # what to change.
 #
 #   box.sh box     (make box)

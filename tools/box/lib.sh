@@ -1,7 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 #
 # make box and make box-check: a test box over SSH, the boot as the
-# unit (issue 51); sourced through bench_lib (tools/lib.sh), not run.
+# unit; sourced through bench_lib (tools/lib.sh), not run.
 # POSIX sh.  Owns, a function a step, in the order box.sh calls them:
 #
 #   box_vars        the variables, checked before the box is asked

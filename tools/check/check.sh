@@ -92,6 +92,8 @@ host_checks() {	# step
 		/usr/bin/python3 tools/check/docs.py README.rst doc/*.rst
 	"$1" "doc/house.rst names every tracked file at the top and every entry of tools/ and tests/" \
 		house_map
+	"$1" "no comment cites an issue number of a tracker outside the repository" \
+		no_issue_numbers
 	"$1" "one grammar: bench-compare, tools/results/results.py, results_check under sh, bash and busybox and the wrapper's -c refuse each bad results file at the same line, read each good one" \
 		sh tests/grammar_test.sh
 	"$1" "make track and make bisect: bad input refused in one line with exit 2, nothing built, the developer's tree untouched" \
@@ -113,6 +115,8 @@ host_checks_beside() {	# step
 		sh tests/series_test.sh
 	"$1" "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
 		python3 tests/net_source_test.py
+	"$1" "make box: bad variables and a box that cannot serve refused in one line before anything on it changes" \
+		sh tests/box_test.sh
 }
 host_lane() {
 	host_checks_beside lane_step

@@ -463,3 +463,14 @@ house_map() {
 		return 1
 	}
 }
+
+# No file of the project's code cites an issue of a tracker the
+# repository does not hold (the docs may name another project's issue).
+no_issue_numbers() {
+	i_hits=$(git -C "$BENCH_TOP" grep -n -i -E '\bissues? ?#?[0-9]+' -- . \
+		':!doc/' ':!*.rst' ':!*.svg' ':!tools/check/steps/tools.sh')
+	[ -z "$i_hits" ] && return 0
+	say "comments citing an issue number:"
+	printf '%s\n' "$i_hits" >&2
+	return 1
+}

@@ -163,7 +163,9 @@ done
 
 need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
 	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3 \
-	python3-ply python3-git python3-docutils shellcheck codespell
+	python3-ply python3-git python3-docutils shellcheck codespell \
+	ruby ruby-rspec ruby-tty-command ruby-git ruby-colorize \
+	ruby-term-ansicolor ruby-activesupport
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 use_debian_python
@@ -267,6 +269,9 @@ full_host_lane() {
 	! small_kernels_wanted ||
 		lane_needed_step "small kernels of tests/track/'s series on a git tree of linux-source-6.12, as make track builds them (cached)" \
 			small_kernels_build
+	# last: the second line waits for the small kernels, not for this
+	lane_step "make lkp into a clone of lkp-tests: LKP's stats spec accepts the fixtures, parse reads every file as bench-compare does, LKP's __get_changed_stats flags the rows that changed and no others" \
+		sh tests/lkp_test.sh
 }
 if [ "$TIER" = full ]; then
 	lane_start host full_host_lane

@@ -97,7 +97,9 @@ lane_start() {	# name function
 	eval "lane_pid_$1=\$!"
 }
 
-# A step of a lane; with ONLY, a step it does not match is skipped.
+# A step of a lane; with ONLY, a step it does not match is skipped.  A
+# step that cannot run on this machine exits 4 (kselftest's skip) after
+# a KTAP line with "# SKIP reason": a skip with that reason, not a pass.
 lane_step() {	# description command...
 	if [ -n "$ONLY" ] && ! printf '%s\n' "$1" | grep -Eq -- "$ONLY"; then
 		LANE_STEPS=$((LANE_STEPS + 1))
@@ -145,6 +147,9 @@ lane_join() {	# name
 		case $rc in
 		skip) ktap_test_skip "$desc" "not in ONLY=$ONLY"
 		      secs=0 cpu=0 result=skip ;;
+		4) ktap_test_skip "$desc" "$(sed -n 's/.*# SKIP *//p' \
+			"$l_dir/$n.log" | head -n 1)"
+		   result=skip ;;
 		0) ktap_test_pass "$desc (${secs}s)"
 		   result=pass ;;
 		*) failures="$failures

@@ -16,8 +16,9 @@
 # flags the rows that changed and no others: two A/As, three
 # instructions more on the fast path (a copy of e2e.results edited, and
 # bench-compare's icount pair), init_on_alloc=0 against 1 (constructed
-# from tcg.results).  Prints KTAP; a machine without lkp-tests or ruby
-# skips, saying so in one line.
+# from tcg.results, and make ab's two sides measured: tests/lkp/).
+# Prints KTAP; a machine without lkp-tests or ruby skips, saying so in
+# one line.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/ktap_lib.sh"
@@ -546,6 +547,21 @@ make_loads "$TCG" 1 3 none 0 "$dir/ioa1" &&
 	changed "$dir/ioa1" "$dir/ioa0" &&
 	[ -n "$slow" ] && [ "$(cat "$dir/changed")" = "$(keys_of cycles $slow)" ]
 report $? "LKP's __get_changed_stats: init_on_alloc=1 -> 0 (constructed from tcg.results) flags the slow rows only" \
+	"flagged=$(grep -c . "$dir/changed")"
+
+# The same, measured: make ab's two sides counting instructions
+# (tests/lkp/init_on_alloc: Debian 6.12.118, QEMU -icount, tests=legacy,
+# three loads a side; "make ab BEFORE=6.12 AFTER=6.12
+# BEFORE_APPEND=init_on_alloc=0 AFTER_APPEND=init_on_alloc=1 ICOUNT=1
+# LOADS=3 ARGS=tests=legacy", December 7 2026).  Its slow rows read
+# +3,983 and +3,984 instructions, ptr_ring within 0.03, the rest +0.000.
+ioa=$TOP/tests/lkp/init_on_alloc
+slow=$(tests_on "$ioa/before-01.results" allocator)
+mkdir -p "$dir/ioa_b" "$dir/ioa_a" &&
+	cp "$ioa"/before-*.results "$dir/ioa_b/" && cp "$ioa"/after-*.results "$dir/ioa_a/" &&
+	changed "$dir/ioa_b" "$dir/ioa_a" &&
+	[ -n "$slow" ] && [ "$(cat "$dir/changed")" = "$(keys_of instructions $slow)" ]
+report $? "LKP's __get_changed_stats: init_on_alloc=0 -> 1, make ab's sides counting instructions, flags the slow rows only" \
 	"flagged=$(grep -c . "$dir/changed")"
 
 git -C "$lkp" worktree remove --force "$lkpb" 2>/dev/null

@@ -209,12 +209,12 @@ char *ns_dropped_note(const struct row *r)
  * of a PMU figure (--figure), that figure's diff, which the verdict is
  * of.
  */
-static void row_pct(struct row *r, enum clock clock, enum metric figure)
+static void row_pct(struct row *r, enum clock clk, enum metric figure)
 {
 	const struct metric_cmp *mc;
 
-	r->pct_of = clock == CLOCK_CYCLES && figure == MET_CYCLES ? MET_NS :
-								 figure;
+	r->pct_of = clk == CLOCK_CYCLES && figure == MET_CYCLES ? MET_NS :
+							       figure;
 	mc = &r->m[r->pct_of];
 	r->pct = NAN;
 	if (mc->have && mc->before != 0)

@@ -29,6 +29,9 @@
 #include "line.h"
 #include "parsers.h"
 
+/* A load without the PMU's figures that --figure asks for */
+#define NO_PMU_FIGURES "%s:%lu: --figure %s: this load has no PMU figures for %zu of its %zu tests (%s)"
+
 /*
  * One line of @len bytes as getline() gave it: its newline (and the CR
  * of a CRLF) taken off, refused if it holds a NUL byte, then read.
@@ -347,7 +350,7 @@ int check_figure(const struct bench_set *set, enum metric figure)
 
 		if (l->values == l->pmu_values)
 			continue;
-		complain("%s:%lu: --figure %s: this load has no PMU figures for %zu of its %zu tests (%s)",
+		complain(NO_PMU_FIGURES,
 			 l->file, l->line, figure_names[figure],
 			 l->values - l->pmu_values, l->values,
 			 l->dmesg ? "a kernel log has none" :

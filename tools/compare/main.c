@@ -15,6 +15,9 @@
 
 #include "bench_compare.h"
 
+/* -f kcidb's values are the cycle counter's, per load */
+#define KCIDB_ONE_FIGURE "-f kcidb writes the cycle counter's per-load values: no --figure or --unit"
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, PROG ": ");
@@ -264,7 +267,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	/* KCIDB takes the counter's per-load values: no other figure */
 	if (o->fmt == OUT_KCIDB &&
 	    (o->figure != MET_CYCLES || o->unit != UNIT_AUTO))
-		return usage_error("%s", "-f kcidb writes the cycle counter's per-load values: no --figure or --unit");
+		return usage_error("%s", KCIDB_ONE_FIGURE);
 	if (o->dry_run)
 		return 0;
 	if (o->check || o->fmt == OUT_KCIDB) {

@@ -23,6 +23,10 @@
 
 #include "bench_compare.h"
 
+/* The footer's unit where loads are the samples, by what chose it */
+#define UNIT_LOAD_INSTRUCTIONS "unit: the load: counting instructions, the boot does not move the count, so loads of one boot are samples of their own (--unit boot counts boots)"
+#define UNIT_LOAD_ASKED "unit: the load (--unit load): loads of one boot are taken as independent samples, their boot's offset left out of the noise"
+
 enum column {
 	COL_TEST,
 	COL_CYC_BEFORE,
@@ -478,8 +482,7 @@ static void print_boots(const struct table *t, bool *first)
 	if (!cmp->by_boot) {
 		print_footer_line(t->fmt, first, "%s",
 				  cmp->clock == CLOCK_INSTRUCTIONS ?
-				  "unit: the load: counting instructions, the boot does not move the count, so loads of one boot are samples of their own (--unit boot counts boots)" :
-				  "unit: the load (--unit load): loads of one boot are taken as independent samples, their boot's offset left out of the noise");
+				  UNIT_LOAD_INSTRUCTIONS : UNIT_LOAD_ASKED);
 		return;
 	}
 	print_footer_line(t->fmt, first,

@@ -725,7 +725,8 @@ static void test_boot_spread(void)
 	ok = near(sp.sd_within, sqrt(20.0 / 3), EPS) &&
 	     near(sp.sd_between, sqrt(295.0 / 3), EPS) &&
 	     near(sp.share, (295.0 / 3) / (295.0 / 3 + 20.0 / 3), EPS);
-	KTAP_CHECK(ok, "boot spread, 3 boots x 4 loads a side: sd within sqrt(20/3) = 2.582, between sqrt(295/3) = 9.916, share 0.9365");
+	KTAP_CHECK(ok,
+		   "boot spread, 3 boots x 4 loads a side: sd within sqrt(20/3) = 2.582, between sqrt(295/3) = 9.916, share 0.9365");
 	/*
 	 * One side, boots {1, 3} and {6, 8, 10}: SSW = 2 + 8 over 5 - 2,
 	 * SSB = 2 (2 - 5.6)^2 + 3 (8 - 5.6)^2 = 43.2 over 1, n0 = 5 - 13/5
@@ -733,7 +734,7 @@ static void test_boot_spread(void)
 	 */
 	boot_spread(u, ug, NULL, 5, &sp);
 	ok = near(sp.sd_within, sqrt(10.0 / 3), EPS) &&
-	     near(sp.sd_between, sqrt((43.2 - 10.0 / 3) / 2.4), 1e-9);
+	     near(sp.sd_between, sqrt((43.2 - 10.0 / 3) / 2.4), 1 / 1e9);
 	KTAP_CHECK(ok, "boot spread, unbalanced boots of 2 and 3 loads: n0 = 2.4");
 	boot_spread(one, own, NULL, 4, &sp);
 	ok = isnan(sp.sd_within) && isnan(sp.sd_between) && isnan(sp.share);
@@ -745,7 +746,8 @@ static void test_boot_spread(void)
 	n = group_medians(gv, gg, 5, med);
 	ok = n == 3 && near(med[0], 4, 0) && near(med[1], 5, 0) &&
 	     near(med[2], 7, 0);
-	KTAP_CHECK(ok, "group medians: one value a boot, the median of its loads, in the order first seen");
+	KTAP_CHECK(ok,
+		   "group medians: one value a boot, the median of its loads, in the order first seen");
 }
 
 /*
@@ -815,7 +817,7 @@ static void test_boot_aa(unsigned int trials)
 		na = na || cmp.rows[0].units[SIDE_BEFORE] != 24;
 		compare_free(&cmp);
 	}
-	ktap_diag("A/A with boot offsets: a false change in %.4f of trials counting boots, %.4f counting loads",
+	ktap_diag("A/A, boot offsets: false change %.4f counting boots, %.4f loads",
 		  (double)fam_boot / trials, (double)fam_load / trials);
 	KTAP_CHECK(!na && (double)fam_boot / trials <= 0.05 + margin,
 		   "A/A with boot offsets, 6 boots x 4 loads a side, %u trials: boots as the unit, false change rate <= 0.05 + 3 sigma",

@@ -554,7 +554,7 @@ report $? "LKP's __get_changed_stats: init_on_alloc=1 -> 0 (constructed from tcg
 # three loads a side; "make ab BEFORE=6.12 AFTER=6.12
 # BEFORE_APPEND=init_on_alloc=0 AFTER_APPEND=init_on_alloc=1 ICOUNT=1
 # LOADS=3 ARGS=tests=legacy", December 7 2026).  Its slow rows read
-# +3,983 and +3,984 instructions, ptr_ring within 0.03, the rest +0.000.
+# +3,987 instructions each, ptr_ring within 0.2, the rest +0.000.
 ioa=$TOP/tests/lkp/init_on_alloc
 slow=$(tests_on "$ioa/before-01.results" allocator)
 mkdir -p "$dir/ioa_b" "$dir/ioa_a" &&

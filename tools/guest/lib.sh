@@ -331,22 +331,25 @@ guest_modules() {	# dir [var string]...
 # track: they source the e2e library), the end-to-end scenarios after
 # it.  The payload stops at the first load that fails, with its status.
 guest_payload() {	# file name count|- params
-	printf '%s\n' '. ./guest-lib.sh' >"$1" || return 1
-	gp_i=1
-	while :; do
-		case $3 in
-		-) gp_name=$2 ;;
-		*) [ "$gp_i" -le "$3" ] || break
-		   gp_name=$2-$gp_i ;;
-		esac
-		printf 'bench_load %s%s || exit\n' "$gp_name" "$4" >>"$1" &&
-		if [ "${E2E:-0}" != 0 ]; then
-			printf 'BENCH_E2E=%s bench_e2e %s %s || exit\n' \
-				"$E2E_GUEST_BIN" "$gp_name" "$E2E_OPTS" >>"$1"
-		fi || return 1
-		[ "$3" != - ] || break
-		gp_i=$((gp_i + 1))
-	done
+	gp_file=$1 gp_params=$4
+	if [ "$3" = - ]; then
+		set -- "$2"
+	else
+		gp_base=$2 gp_count=$3
+		set --
+		while [ $# -lt "$gp_count" ]; do
+			set -- "$@" "$gp_base-$(($# + 1))"
+		done
+	fi
+	{
+		printf '%s\n' '. ./guest-lib.sh'
+		for gp_name; do
+			printf 'bench_load %s%s || exit\n' "$gp_name" "$gp_params"
+			[ "${E2E:-0}" = 0 ] ||
+				printf 'BENCH_E2E=%s bench_e2e %s %s || exit\n' \
+					"$E2E_GUEST_BIN" "$gp_name" "$E2E_OPTS"
+		done
+	} >"$gp_file"
 }
 
 # make perf's payload: perf record -g of the load "perf" with PARAMS

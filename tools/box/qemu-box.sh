@@ -10,8 +10,9 @@
 #   qemu-box.sh image [-k SERIES]...
 #       Builds (or finds in the cache) the box's disk image and prints
 #       its folder.  Cached in $BENCH_CACHE/box/<key>, the key a hash of
-#       everything it is made of: this script, the versions of the
-#       packages copied in, the kernels' packages, the keys.
+#       everything it is made of: this script up to its running part,
+#       the versions of the packages copied in, the kernels' packages,
+#       the keys.
 #   qemu-box.sh start [-k SERIES]... [-p PORT] [-i] [-d DIR] [-t SECONDS]
 #       Boots the box in the background and waits until ssh answers.
 #       Prints sh assignments (eval "$(qemu-box.sh start)"): BOX_DIR,
@@ -370,7 +371,8 @@ box_image() {	# series...
 		eval "K_ROOT_$(release_var "$K_REL")=\$K_ROOT"
 	done
 	i_key=$({
-		cat "$0"
+		# what makes the image: this script up to where it runs it
+		sed '/^# --- running it /q' "$0"
 		printf '%s' "$i_rels$i_keys"
 		dpkg-query -W -f='${Package}=${Version}\n' busybox-static \
 			dropbear-bin libc6 e2fsprogs kmod
@@ -579,11 +581,21 @@ EOF
 	cat "$dir/box.env"
 }
 
+# QEMU's CPU seconds so far, user and system (it is a daemon: no wait
+# of the caller counts them).
+qemu_cpu() {	# pid
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, "")
+		printf "%.1f\n", ($12 + $13) / hz }' "/proc/$1/stat" 2>/dev/null
+}
+
 # Stops QEMU of a folder: asks the box to power off, waits, then kills.
+# Its CPU seconds go to DIR/qemu.cpu, and to BENCH_CPU_EXTRA where a
+# caller (make check's engine) counts them.
 stop_qemu() {	# dir
 	s_pid=$(cat "$1/qemu.pid" 2>/dev/null) || return 0
 	# the pid file may be stale: only a QEMU of this folder is stopped
 	grep -q "$1/disk.qcow2" "/proc/$s_pid/cmdline" 2>/dev/null || return 0
+	s_cpu=$(qemu_cpu "$s_pid")
 	if [ -f "$1/box.env" ]; then
 		# shellcheck disable=SC1091
 		. "$1/box.env"
@@ -593,6 +605,7 @@ stop_qemu() {	# dir
 			</dev/null >/dev/null 2>&1
 		s_end=$(($(date +%s) + 60))
 		while kill -0 "$s_pid" 2>/dev/null && [ "$(date +%s)" -lt "$s_end" ]; do
+			s_c=$(qemu_cpu "$s_pid") && s_cpu=$s_c
 			sleep 0.5
 		done
 	fi
@@ -604,6 +617,8 @@ stop_qemu() {	# dir
 	done
 	kill -KILL "$s_pid" 2>/dev/null
 	rm -f "$1/disk.qcow2" "$1/qemu.pid"
+	printf '%s\n' "${s_cpu:-0}" >"$1/qemu.cpu"
+	[ -z "${BENCH_CPU_EXTRA:-}" ] || printf '%s\n' "${s_cpu:-0}" >>"$BENCH_CPU_EXTRA"
 }
 
 cmd_stop() {

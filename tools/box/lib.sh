@@ -719,11 +719,25 @@ box_load_script() {
 cpu=$1
 shift
 cd /tmp/bench-box || exit 3
-# a load a lost connection left: its end waited for, then removed
+# One load at a time: a load whose connection was lost runs on to its
+# end (its output lost, SIGPIPE and SIGHUP ignored) before the next
+# one loads the module.  The lock is a folder with its holder's pid.
+trap '' PIPE HUP
 n=0
-while grep -q "^bench_page_pool .* Loading" /proc/modules && [ $n -lt 3600 ]; do
-	sleep 1; n=$((n + 1))
+until mkdir lock 2>/dev/null; do
+	p=
+	read -r p 2>/dev/null <lock/pid
+	if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
+		n=0
+	else
+		# a holder gone, or one that has not written its pid yet
+		n=$((n + 1))
+		[ $n -lt 4 ] || { rm -rf lock; n=0; }
+	fi
+	sleep 0.5
 done
+echo $$ >lock/pid
+trap 'rm -rf /tmp/bench-box/lock' EXIT
 ! grep -q '^bench_page_pool ' /proc/modules || rmmod bench_page_pool || exit 3
 grep -q ' /sys/kernel/debug ' /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug || exit 3

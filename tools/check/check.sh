@@ -55,7 +55,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 bench_lib guest e2e check
 # the steps' bodies by area (doc/house.rst)
-for c_area in builds guests ab track series e2e profile tools; do
+for c_area in builds guests ab track series e2e profile box tools; do
 	. "$BENCH_TOP/tools/check/steps/$c_area.sh"
 done
 . "$BENCH_TOP/results_lib.sh"
@@ -165,7 +165,8 @@ need_packages make gcc libc6-dev sparse dwarves qemu-system-x86 \
 	busybox-static cpio gzip kmod linux-perf gnuplot-nox rsync jq python3 \
 	python3-ply python3-git python3-docutils shellcheck codespell \
 	ruby ruby-rspec ruby-tty-command ruby-git ruby-colorize \
-	ruby-term-ansicolor ruby-activesupport
+	ruby-term-ansicolor ruby-activesupport dropbear-bin e2fsprogs xz-utils \
+	openssh-client qemu-utils
 rm -rf "$LOGDIR"
 mkdir -p "$LOGDIR"
 use_debian_python
@@ -214,6 +215,15 @@ side_lane() {
 	[ "$SUITE_ICOUNT" = 1 ] && [ -n "$e_kernels" ] &&
 		lane_step "make run E2E=1 counting instructions on$e_kernels: every end-to-end scenario counted every packet and took its kernel's path, or said why it cannot run" \
 			e2e_check $e_kernels
+	# make box against a box in QEMU counting instructions: one boot
+	# of the box serves every check of it
+	case " $KERNELS " in
+	*" 6.12 "*)
+		[ "$SUITE_ICOUNT" = 1 ] &&
+			lane_step "make box against a QEMU box counting instructions (ssh, kexec): bad input refused before the box changes; init_on_alloc=0 vs 1 changes the slow rows only, the recycling rows an A/A of boots at +0.000; BOX_TUNE=1 in every boot; the box given back, Ctrl-C included" \
+				box_check
+		;;
+	esac
 	small_kernels_wanted || return 0
 	lane_needed_step "make track's small kernels, once the host lane has them: their images and build tree" \
 		small_kernels_wait || return 0

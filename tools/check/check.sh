@@ -27,7 +27,7 @@
 # profile's check, 7.2's and 6.1's guests counting instructions, the
 # series in 7.2's tree (make series, checkpatch per patch, the kselftest
 # build, install and run_kselftest.sh in a 7.2 guest), the end-to-end
-# scenarios, make track's small kernels (built in the host lane), the
+# scenarios, make box against a box in QEMU, make track's small kernels (built in the host lane), the
 # A/B of the first and its three instructions, make track and make
 # bisect of tests/track's series, and the e2e construction.  Then bench-compare on what each
 # kernel's guests wrote, and doc/tests.rst's table against 6.12's

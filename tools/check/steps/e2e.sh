@@ -142,7 +142,7 @@ e2e_check() {	# kernel...
 # about 4,500 instructions, 0.9 a packet each; one of 250 (1.6 ms)
 # holds none most of the time, and a load's cheapest of 20 is the
 # packets' own work.  generic_xdp_drop (cache) then read +5.912 to
-# +6.056 in nine runs: the shift must lie within 0.2 of +6, more than
+# +6.056 in ten runs: the shift must lie within 0.2 of +6, more than
 # twice the largest deviation seen.  Its interval also holds a boot's
 # offset (a guest's loads read up to 0.6 a packet below the others':
 # intervals from 4.69..6.12 to 5.92..6.70), and must lie within

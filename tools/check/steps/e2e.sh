@@ -142,11 +142,14 @@ e2e_check() {	# kernel...
 # about 4,500 instructions, 0.9 a packet each; one of 250 (1.6 ms)
 # holds none most of the time, and a load's cheapest of 20 is the
 # packets' own work.  generic_xdp_drop (cache) then read +5.912 to
-# +6.056 in ten runs: the shift must lie within 0.2 of +6, more than
-# twice the largest deviation seen.  Its interval also holds a boot's
-# offset (a guest's loads read up to 0.6 a packet below the others':
-# intervals from 4.69..6.12 to 5.92..6.70), and must lie within
-# 3.5..8.5.  The ring and fragment scenarios are not exact:
+# +6.056 in ten runs, +5.706 in an eleventh: most loads read 6431.85
+# and 6437.85, exactly six apart, but about one in five reads 0.58 to
+# 1.86 a packet less, every repetition of it alike (18 of 96 loads; 100
+# packets a repetition changes nothing), and where half of a side's
+# loads do, the shift moves.  It must lie within 0.8 of +6 (half of a
+# side's loads offset by more than 0.8 would move it further: 2 of 96
+# loads were), its interval within 3.5..8.5 (4.14..6.06 at its
+# lowest).  The ring and fragment scenarios are not exact:
 # xdp_redirect_veth_drop read -0.584, -0.568, -0.568, -0.084, -0.930,
 # -0.160 (a change of the kernel, and the boot, move what the ring path
 # counts, though it never runs the six instructions; a guest's two loads
@@ -173,7 +176,7 @@ e2e_construction() {
 	"$BENCH_TOP/tools/compare/bench-compare" -f json --alpha "$e_alpha" \
 		"$LOGDIR"/ab-e2e-six-insns/before-*.results -- \
 		"$LOGDIR"/ab-e2e-six-insns/after-*.results >"$LOGDIR/ab-e2e-six-insns.json" &&
-	python3 "$BENCH_TOP/tools/e2e/expect.py" --within 3.5..8.5 --near 0.2 \
+	python3 "$BENCH_TOP/tools/e2e/expect.py" --within 3.5..8.5 --near 0.8 \
 		"$LOGDIR/ab-e2e-six-insns.json" - 6 \
 		"$LOGDIR"/ab-e2e-six-insns/*.results >&2
 }

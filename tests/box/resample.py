@@ -36,9 +36,15 @@ import re
 import subprocess
 import sys
 
+# tools/results/results.py, the one reader of results files
+sys.dont_write_bytecode = True	# no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))), "tools", "results"))
+import results  # noqa: E402
+
 NAME_RE = re.compile(r"^(before|after)-([0-9]{2})-([0-9]{2})\.results$")
 BOOT_ID_RE = re.compile(
-    r"^boot_id: ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$")
+    r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
 def die(msg):
@@ -66,7 +72,8 @@ def bench_compare(bc, before, after, unit):
 
 
 def read_boots(d):
-    """{(side, BB): [files]} with every file's boot_id line checked."""
+    """{(side, BB): [files]}, each file's boot_id read by
+    tools/results/results.py, the Python tools' one reader."""
     boots = collections.OrderedDict()
     ids = {}
     for name in sorted(os.listdir(d)):
@@ -74,20 +81,18 @@ def read_boots(d):
         if not m:
             continue
         path = os.path.join(d, name)
-        found = []
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("boot_id:"):
-                    bm = BOOT_ID_RE.match(line.rstrip("\n"))
-                    if not bm:
-                        die("%s: bad boot_id line" % path)
-                    found.append(bm.group(1))
-        if len(found) != 1:
-            die("%s: %d boot_id lines" % (path, len(found)))
+        try:
+            blocks = results.read_file(path)
+        except results.ResultsError as err:
+            die(str(err))
+        found = {b.header.get("boot_id") for b in blocks}
+        if len(found) != 1 or not BOOT_ID_RE.match(found.copy().pop() or ""):
+            die("%s: not one boot_id of a boot: %s" % (path, sorted(map(str, found))))
+        boot_id = found.pop()
         key = (m.group(1), m.group(2))
-        if key in ids and ids[key] != found[0]:
-            die("%s: boot_id %s, its boot's others %s" % (path, found[0], ids[key]))
-        ids[key] = found[0]
+        if key in ids and ids[key] != boot_id:
+            die("%s: boot_id %s, its boot's others %s" % (path, boot_id, ids[key]))
+        ids[key] = boot_id
         boots.setdefault(key, []).append(path)
     if len(set(ids.values())) != len(ids):
         die("two boots share a boot_id")

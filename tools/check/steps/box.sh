@@ -68,9 +68,9 @@ box_check_given_back() {	# what release cmdline settings-file
 	say "$1: THP and all $(grep -c smp_affinity "$4") IRQs' CPUs as before"
 }
 
-# Cuts make box's connection once, in the load that makes FILE: every
-# dropbear serving another connection than this one is killed.  Writes
-# FILE.cut when it did.
+# Cuts make box's connection once, in the load that makes FILE, once
+# the load holds its lock on the box: every dropbear serving another
+# connection than this one is killed.  Writes FILE.cut when it did.
 box_cut_connection() {	# file
 	n=0
 	until [ -f "$1.part" ]; do
@@ -78,9 +78,13 @@ box_cut_connection() {	# file
 		[ $n -lt 1200 ] || return 0
 		sleep 0.5
 	done
-	sleep 0.3
+	# on the box: once the load holds its lock, its session is live
 	# shellcheck disable=SC2016 # the box's words
-	box_on 'me=$(cut -d" " -f4 /proc/$$/stat)
+	box_on 'n=0
+		while [ ! -d /tmp/bench-box/lock ] && [ $n -lt 600 ]; do
+			sleep 0.05; n=$((n + 1))
+		done
+		me=$(cut -d" " -f4 /proc/$$/stat)
 		all=" $(pidof dropbear) "
 		for p in $all; do
 			pp=$(cut -d" " -f4 /proc/$p/stat)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "marks.h"
 #include "rows.h"
 
 /* A scenario of a made-up run, and what it came to. */
@@ -172,6 +173,7 @@ static int write_run(const struct fake_run *run,
 			e2e_put_failed(f, s->name, s->fail_reason);
 		} else {
 			fake_outcome(s, &run->params, &o);
+			o.row = MARK_E2E_ROW_BASE + i;
 			if (s->probes && strcmp(o.path, s->expect_path)) {
 				fprintf(stderr, "%s: %s: the counts made say %s, not %s\n",
 					run->name, s->name, o.path,

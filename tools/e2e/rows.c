@@ -127,8 +127,8 @@ void e2e_put_test(FILE *f, const char *name, const char *expect_path,
 	m = &o->reps[med];
 	/* the module's fields, in its order (doc/output.rst) */
 	/* e2e: every packet's program ran on the CPU whose time is counted */
-	fprintf(f, "test: name=%s run_flags_bit=- row=- context=%s", name,
-		o->off_cpu ? "e2e_off_cpu" : "e2e");
+	fprintf(f, "test: name=%s run_flags_bit=- row=%u context=%s", name,
+		o->row, o->off_cpu ? "e2e_off_cpu" : "e2e");
 	fprintf(f, " wanted_context=e2e cpu=%d cpu_moves=%u reps=%u loops=%u",
 		o->reps[0].cpu, moves, p->reps, p->packets);
 	fprintf(f, " invoke_count=%u total_invoke_count=%llu", p->packets,

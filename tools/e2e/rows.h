@@ -24,6 +24,7 @@ struct e2e_rep {
 };
 
 struct e2e_outcome {
+	u32 row;	/* the id its profile markers carry (doc/profile.rst) */
 	struct e2e_rep reps[E2E_MAX_REPS];
 	u64 probe[E2E_NR_PROBES];
 	const char *path;	/* "unknown" without probes */

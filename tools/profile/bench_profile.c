@@ -26,6 +26,8 @@
 
 #include <qemu/qemu-plugin.h>
 
+#include "marks.h"
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define likely(x)	__builtin_expect(!!(x), 1)
@@ -47,14 +49,6 @@ static inline unsigned long long ull(uint64_t v)
 {
 	return v;
 }
-
-/* nopl TAG(%rax,%rax,1): 0f 1f 84 00, then the tag, little-endian */
-#define MARK_SUITE	0x54420001u
-#define MARK_OPEN	0x54420002u
-#define MARK_TICK	0x54420003u
-#define MARK_BEGIN	0x54420004u
-#define MARK_END	0x54420005u
-#define MARK_LEN	8
 
 /* An empty way: no line number reaches it, lines being 16 bytes or more */
 #define NO_LINE		UINT64_MAX

@@ -191,8 +191,6 @@ early_errors() {	# kernel
 		E2E_PACKETS=0 || ok=1
 	refused 'E2E_REPS=101: accepted: a whole number from 1 to 100' \
 		early_ab E2E=1 E2E_REPS=101 || ok=1
-	refused 'E2E=1: the scenarios have no exact profile' \
-		make_in run KERNEL="$kernel" E2E=1 PROFILE=1 || ok=1
 	refused 'make perf needs TEST=' make_in perf KERNEL="$kernel" || ok=1
 	refused 'TEST=nosuch: accepted: one test name of' make_in perf KERNEL="$kernel" TEST=nosuch || ok=1
 	refused 'TEST=for_loop atomic_inc: accepted: one test name of' make_in perf KERNEL="$kernel" TEST='for_loop atomic_inc' || ok=1

@@ -93,7 +93,7 @@ struct slot {
 	struct counts n;
 };
 
-/* An instruction of a block that holds a marker */
+/* An instruction of a block counted per instruction (a marker block) */
 struct insn {
 	struct block *block;
 	uint64_t line;		/* first line it alone brings in */
@@ -112,7 +112,7 @@ struct code {
 	struct code *hnext;
 	struct block *block;
 	struct slot *slots;
-	struct insn *insns;	/* marker blocks only */
+	struct insn *insns;	/* blocks counted per instruction only */
 	uint64_t vaddr;
 	uint32_t ninsns;
 	uint32_t nbytes;
@@ -272,7 +272,7 @@ static void on_block(unsigned int vcpu_index, void *udata)
 	block_slow(v, b);
 }
 
-/* An instruction of a marker block that is not a marker. */
+/* An instruction, not a marker, of a block counted per instruction. */
 static void on_insn(unsigned int vcpu_index, void *udata)
 {
 	struct insn *in = udata;
@@ -480,6 +480,31 @@ static void marker_insns(struct code *c, struct qemu_plugin_tb *tb)
 	}
 }
 
+/* x86's pages and longest instruction, as QEMU's translator sees them */
+#define GUEST_PAGE_SIZE	4096u
+#define MAX_INSN_LEN	15u
+
+/*
+ * QEMU 7.2 ends a block before a later instruction that reaches into
+ * another page than the block's first, and translates that instruction
+ * again as a block of its own.  The cut instruction stays in the block
+ * the plugin is given (qemu_plugin_tb_n_insns() counts it) but never
+ * runs there: counted per block it would count twice.  A block whose
+ * last instruction starts close enough to the page's end to be cut
+ * counts per instruction instead: a cut one's callback is never placed.
+ */
+static bool last_may_be_cut(struct qemu_plugin_tb *tb, size_t ninsns)
+{
+	uint64_t first, last, next_page;
+
+	if (ninsns < 2)
+		return false;
+	first = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
+	last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, ninsns - 1));
+	next_page = (first | (GUEST_PAGE_SIZE - 1)) + 1;
+	return last + MAX_INSN_LEN > next_page && last <= next_page;
+}
+
 /*
  * The record of a translated block: found by its address, instruction
  * count and bytes, else made.  Translation time only, so a lock is fine.
@@ -514,6 +539,8 @@ static struct code *code_get(struct qemu_plugin_tb *tb, size_t ninsns)
 		marked |= marker_tag(p, n) != 0;
 		natomics += insn_atomic(p, n);
 	}
+	/* counted per instruction, as a marker block is */
+	marked |= last_may_be_cut(tb, ninsns);
 	h = hash_block(vaddr, ninsns, bytes, nbytes);
 
 	pthread_mutex_lock(&lock);
@@ -561,7 +588,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	c = code_get(tb, ninsns);
 	/*
 	 * Counting per block assumes it runs whole; a block with a marker
-	 * changes the window inside it, so it counts per instruction.
+	 * changes the window inside it, and one may end in an instruction
+	 * that does not run in it (last_may_be_cut()), so those count per
+	 * instruction.
 	 */
 	if (!c->insns)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block,

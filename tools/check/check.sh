@@ -111,6 +111,8 @@ host_checks_beside() {	# step
 		schema_sources
 	"$1" "tools/results/results.py, the Python tools' one reader: every saved results file read, hostile ones refused at FILE:LINE" \
 		python3 tests/results_py_test.py
+	"$1" "the e2e construction's judge: page_pool's own functions' share of a profiled load moves by the constructed count on the cache path within 0.05, by none elsewhere within 0.1; a caller's, a module's or an unprofiled load's never passes" \
+		python3 tests/e2e_expect_test.py
 	"$1" "make series: every peel of upstream/series/ parses; a header line of another kind, or a path out of net/bench, refused at FILE:LINE with exit 2" \
 		sh tests/series_test.sh
 	"$1" "the host's packet source: a request answered with its frames to its sender, every other frame ignored, a second connection served" \
@@ -233,7 +235,7 @@ side_lane() {
 		track_run
 	lane_step "make track's table of the series and its kcidb.json (KCIDB's rules, a checkout per commit): noise with intervals under one instruction at the comment; change at the three instructions (+3), the cold load (+3, a load, an L1D miss), the atomic (+10: gcc stops inlining, ptr_ring +1 in the shared caller) and the revert (-3), with their functions; noise elsewhere; FAIL_ABOVE=2 names the three instructions" \
 		track_table_check
-	lane_step "make ab ICOUNT=1 E2E, the series' base against its cold load: the scenario whose pages recycle into the cache reads +6 instructions per packet, the ring and fragment ones noise or within half an instruction" \
+	lane_step "make ab ICOUNT=1 PROFILE=1 E2E, the series' base against its cold load: page_pool's functions count +6 instructions a packet within 0.05 where pages recycle into the cache, none within 0.1 on the ring and fragment paths; the scenarios' figures change there, noise elsewhere" \
 		e2e_construction
 	lane_step "make bisect of the fast path over the series names the three instructions, the developer's tree untouched" \
 		track_bisect
@@ -324,7 +326,7 @@ step "checkpatch --strict on the sources" checkpatch \
 	$(project_files module) tests/time_bench_test.c \
 	tests/include/ktap_test.h tests/include/linux/*.h \
 	tools/compare/*.c tools/compare/*.h tools/compare/tests/*.c \
-	tools/profile/*.c tools/e2e/*.c tools/e2e/*.h \
+	tools/profile/*.c tools/profile/*.h tools/e2e/*.c tools/e2e/*.h \
 	tests/results_writer_test.c tests/e2e_rows_test.c \
 	tests/include/asm/*.h
 [ "$TIER" = quick ] && host_checks step

@@ -6,6 +6,7 @@
 # is recycled into page_pool's cache.
 #
 #   e2e/expect.py [--within LO..HI] [--near D] AB_JSON AA_JSON|- INSNS RESULTS...
+#   e2e/expect.py --share D:D2 [...] AB_JSON AA_JSON|- INSNS BEFORE... -- AFTER...
 #
 # AB_JSON and AA_JSON are bench-compare -f json of the change against
 # its base and of the base against itself (- for none), RESULTS the
@@ -29,11 +30,21 @@
 # cheapest repetition of generic_xdp_drop ranged from 6409.77 to 6412.64
 # instructions a packet over six boots of one kernel (0.9 a packet for
 # each timer tick more in it).  --near D: and the shift itself within D
-# of INSNS.  Both kinds must be there: a check of nothing fails.
+# of INSNS.  --share D:D2: and, from the loads' exact profiles (format
+# 4, PROFILE=1), the instructions a packet in page_pool's own functions
+# (kernel symbols page_pool_* and __page_pool_*, where the six run):
+# after's median less before's within D of INSNS on a cache scenario,
+# within D2 of none on any other.  Counting instructions that share
+# holds no tick and no other task (they run none of page_pool's code),
+# so it is the same on every boot; RESULTS are then the before side's
+# files, "--", the after side's.  Both kinds must be there: a check of
+# nothing fails.
 # Prints a line per scenario; exit 1 when one fails, 2 on bad usage or
 # input.
 import json
 import os
+import re
+import statistics
 import sys
 
 # tools/results/results.py, the one reader of results files, beside this file
@@ -71,6 +82,51 @@ def scenario_paths(files):
     return paths
 
 
+# page_pool's own functions as the profile names them: a kernel symbol,
+# never a module's (those carry "[module]")
+PP_FUNCTION = re.compile(r"_*page_pool_[A-Za-z0-9_.]*$")
+
+
+def pp_shares(files):
+    """Per scenario, each load's instructions a packet in page_pool's
+    functions, None for a load without a profile: {name: [share]}."""
+    try:
+        blocks = results.read_files(files)
+    except results.ResultsError as err:
+        usage(str(err))
+    shares = {}
+    for block in blocks:
+        profiled = {f["name"] for f in block.rows["prof"]}
+        for fields in block.rows["test"]:
+            name = fields["name"]
+            if fields.get("wanted_context") != "e2e":
+                continue
+            share = None
+            if name in profiled:
+                share = sum(float(f["insns"]) for f in block.rows["prof_fn"]
+                            if f["name"] == name and
+                            PP_FUNCTION.match(f["fn"]))
+            shares.setdefault(name, []).append(share)
+    return shares
+
+
+def check_share(name, path, insns, bounds, before, after):
+    """Whether a scenario's page_pool share moved as its path says."""
+    want = insns if path == "cache" else 0.0
+    bound = bounds[0] if path == "cache" else bounds[1]
+    head = "%s: page_pool's functions, wants %+g within %g" % (
+        name, want, bound)
+    if (not before or not after or None in before or None in after):
+        print("%s: a load without a profile  <- wrong" % head)
+        return False
+    diff = statistics.median(after) - statistics.median(before)
+    good = abs(diff - want) <= bound
+    print("%s: %+.3f (before %.3f..%.3f, after %.3f..%.3f)%s" %
+          (head, diff, min(before), max(before), min(after), max(after),
+           "" if good else "  <- wrong"))
+    return good
+
+
 def shift(row):
     """The row's shift per packet and its interval, or None, None."""
     clock = row.get("instructions")
@@ -83,8 +139,16 @@ def shift(row):
 def main(argv):
     within = None
     near = None
-    while argv[:1] in (["--within"], ["--near"]):
-        if argv[0] == "--within":
+    share = None
+    while argv[:1] in (["--within"], ["--near"], ["--share"]):
+        if argv[0] == "--share":
+            try:
+                share = tuple(float(v) for v in argv[1].split(":"))
+            except (IndexError, ValueError):
+                share = ()
+            if len(share) != 2 or not all(v > 0 for v in share):
+                usage("--share needs D:D2, two numbers above 0")
+        elif argv[0] == "--within":
             try:
                 lo, hi = (float(v) for v in argv[1].split("..", 1))
             except (IndexError, ValueError):
@@ -106,7 +170,14 @@ def main(argv):
         insns = float(argv[2])
     except ValueError:
         usage("%s: not a number of instructions" % argv[2])
-    paths = scenario_paths(argv[3:])
+    files = argv[3:]
+    if share is not None:
+        if files.count("--") != 1 or files[0] == "--" or files[-1] == "--":
+            usage("--share needs BEFORE... -- AFTER...")
+        cut = files.index("--")
+        before, after = pp_shares(files[:cut]), pp_shares(files[cut + 1:])
+        files = files[:cut] + files[cut + 1:]
+    paths = scenario_paths(files)
     ok = True
     kinds = set()
     for name in sorted(paths):
@@ -147,6 +218,9 @@ def main(argv):
                "; A/A " + aa_row["verdict"] if aa is not None else "",
                "" if good else "  <- wrong"))
         ok = ok and good
+        if share is not None:
+            ok = check_share(name, path, insns, share, before.get(name),
+                             after.get(name)) and ok
     for name, row in sorted((aa or {}).items()):
         if name not in paths and row["verdict"] != "noise":
             print("%s: A/A %s  <- wrong" % (name, row["verdict"]))

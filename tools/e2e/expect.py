@@ -212,8 +212,10 @@ def main(argv):
                 diff is not None and abs(diff) <= bound)
         good = good and aa_row["verdict"] == "noise"
         kinds.add(path == "cache")
-        print("%s: path %s, wants %s: %s, %s%s%s" %
-              (name, path, want, row["verdict"],
+        print("%s: path %s, its figure (%s) wants %s: %s, %s%s%s" %
+              (name, path, "not exact: doc/e2e.rst, where the scatter "
+               "comes from" if share is not None else "per packet",
+               want, row["verdict"],
                "%+g (%s..%s)" % (diff, ci[0], ci[1]) if ci else "no shift",
                "; A/A " + aa_row["verdict"] if aa is not None else "",
                "" if good else "  <- wrong"))

@@ -144,7 +144,8 @@ e2e_check() {	# kernel...
 # cheapest repetition moves by one or two instructions a packet between
 # loads of one kernel, for reasons doc/e2e.rst gives and leaves open
 # (generic_xdp_drop's shift read +5.706 to +6.056 in 13 runs unprofiled
-# at 250 packets a repetition, +6.588 and +6.911 profiled at 256).  So
+# at 250 packets a repetition, +5.602 to +7.113 in 7 profiled at 256,
+# its interval at most 3.66 wide).  So
 # the cache scenario's figure must say "change", nearer +6 than 3 and
 # with an interval narrower than 6 (told apart from none and from two
 # recycles a packet), the others "noise" or a shift within 1.5 (the

@@ -4,10 +4,66 @@
  * module and into the user-space unit tests (tests/), which drive it
  * with a fake clock.
  */
+#include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 
 #include "time_bench_driver.h"
+
+static const char *const time_bench_kind_names[TIME_BENCH_KINDS] = {
+	[TIME_BENCH_SWITCH] = "switch",
+	[TIME_BENCH_IRQ] = "irq",
+	[TIME_BENCH_TIMER] = "timer",
+	[TIME_BENCH_IPI] = "ipi",
+	[TIME_BENCH_NMI] = "nmi",
+	[TIME_BENCH_SOFTIRQ] = "softirq",
+	[TIME_BENCH_SMI] = "smi",
+};
+
+/* Did any other work enter the window? */
+bool time_bench_entered_any(const struct time_bench_entered *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < TIME_BENCH_KINDS; k++)
+		if (e->n[k])
+			return true;
+	return false;
+}
+
+/* Adds @e's counts into @sum, saturating. */
+static void time_bench_entered_add(struct time_bench_entered *sum,
+				   const struct time_bench_entered *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < TIME_BENCH_KINDS; k++)
+		sum->n[k] = e->n[k] > U32_MAX - sum->n[k] ?
+			    U32_MAX : sum->n[k] + e->n[k];
+}
+
+/*
+ * "timer:2,softirq:2": the kinds that entered, in the order of enum
+ * time_bench_kind, or "-" if none did.  @size: TIME_BENCH_ENTERED_LEN.
+ */
+const char *time_bench_format_entered(char *buf, size_t size,
+				      const struct time_bench_entered *e)
+{
+	size_t len = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < TIME_BENCH_KINDS; k++) {
+		if (!e->n[k])
+			continue;
+		len += scnprintf(buf + len, size - len, "%s%s:%u",
+				 len ? "," : "", time_bench_kind_names[k],
+				 e->n[k]);
+	}
+	if (!len)
+		scnprintf(buf, size, "-");
+	return buf;
+}
 
 /* Notes where a timed chunk ran. */
 static void time_bench_note_where(struct time_bench_where *w,
@@ -20,7 +76,10 @@ static void time_bench_note_where(struct time_bench_where *w,
 	w->softirq_chunks += c->in_softirq;
 	w->context_chunks += c->in_context;
 	w->preemptible_chunks += c->preemptible;
-	w->perturbed_chunks += !!c->switches;
+	if (time_bench_entered_any(&c->entered)) {
+		w->perturbed_chunks++;
+		time_bench_entered_add(&w->perturbed_entered, &c->entered);
+	}
 }
 
 /*
@@ -61,19 +120,21 @@ time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
 }
 
 /*
- * A timed chunk whose task was switched out while the body ran holds
- * another task's work: it does not count, and runs again, unless it
- * already ran again TIME_BENCH_RETRIES times.
+ * A timed chunk whose window other work entered while the body ran (its
+ * task switched out, an interrupt, a softirq, an NMI or SMI) holds that
+ * work: it does not count, and runs again, unless it already ran again
+ * TIME_BENCH_RETRIES times.
  */
 static bool time_bench_retry_chunk(struct time_bench_driver *d, u32 *tries)
 {
 	const struct time_bench_chunk *c = &d->chunk;
 
-	if (!c->switches || c->completed < c->loops ||
+	if (!time_bench_entered_any(&c->entered) || c->completed < c->loops ||
 	    ++*tries > TIME_BENCH_RETRIES)
 		return false;
 	d->where.retried_chunks++;
 	d->where.retried_invocations += c->completed;
+	time_bench_entered_add(&d->where.retried_entered, &c->entered);
 	return true;
 }
 

@@ -13,6 +13,29 @@
 
 #include "time_bench_math.h"
 
+/*
+ * What may enter a timed window besides the body, by kind: counted on
+ * the chunk's CPU before its first stamp and after its second
+ * (doc/windows.rst).
+ */
+enum time_bench_kind {
+	TIME_BENCH_SWITCH,	/* its task was switched out */
+	TIME_BENCH_IRQ,		/* device interrupts (kstat's irqs_sum) */
+	TIME_BENCH_TIMER,	/* the local APIC timer (x86) */
+	TIME_BENCH_IPI,		/* the other interrupts x86 counts apart */
+	TIME_BENCH_NMI,
+	TIME_BENCH_SOFTIRQ,	/* softirqs run */
+	TIME_BENCH_SMI,		/* where MSR_SMI_COUNT can be read */
+	TIME_BENCH_KINDS,
+};
+
+struct time_bench_entered {
+	u32 n[TIME_BENCH_KINDS];
+};
+
+/* "kind:count,..." of the kinds that entered, "-" if none */
+#define TIME_BENCH_ENTERED_LEN	(TIME_BENCH_KINDS * 20)
+
 struct time_bench_chunk {
 	u64 loops;			/* iterations asked */
 	u64 completed;			/* iterations the body ran */
@@ -21,11 +44,11 @@ struct time_bench_chunk {
 	int cpu;			/* where it ran */
 	bool in_softirq;		/* serving a softirq there */
 	bool in_context;		/* in the context it was sent to */
-	/* Its window: could another task be scheduled into it, and how
-	 * often was its task switched out while the body ran
+	/* Its window: could another task be scheduled into it, and what
+	 * entered it while the body ran
 	 */
 	bool preemptible;
-	u32 switches;
+	struct time_bench_entered entered;
 	int error;		/* the context failed it, and said why */
 };
 
@@ -37,20 +60,25 @@ struct time_bench_where {
 	int cpu;		/* of the first one */
 	u32 cpu_moves;		/* chunks that ran on another CPU */
 	u32 preemptible_chunks;	/* their windows let other tasks in */
-	/* Chunks whose task was switched out inside the window: measured
-	 * again (retried_chunks counts each time), or, after
-	 * TIME_BENCH_RETRIES retries, kept (perturbed: the figure holds
-	 * another task's work)
+	/* Chunks whose window other work entered (another task, an
+	 * interrupt, a softirq, an NMI or SMI): measured again
+	 * (retried_chunks counts each time), or, after TIME_BENCH_RETRIES
+	 * retries, kept (perturbed: the figure holds that work); what
+	 * entered each, by kind
 	 */
 	u32 retried_chunks;
 	u32 perturbed_chunks;
 	u64 retried_invocations;	/* iterations of the retried ones */
+	struct time_bench_entered retried_entered;
+	struct time_bench_entered perturbed_entered;
 };
 
 /*
- * A timed chunk its task was switched out of is measured again, up to
- * this many times in a row, then kept as perturbed.  Three: a transient
- * task (a kworker) is gone by then; one that keeps coming back is said.
+ * A timed chunk that other work entered is measured again, up to this
+ * many times in a row, then kept as perturbed.  Three: a transient task
+ * (a kworker) is gone by then, and a periodic interrupt (the tick) that
+ * hit a chunk misses the one after it, which is shorter than its
+ * period; work that keeps coming back is said.
  */
 #define TIME_BENCH_RETRIES	3
 
@@ -123,6 +151,9 @@ struct time_bench_outcome {
 
 const char *time_bench_where_name(const struct time_bench_where *w,
 				  const char *wanted);
+bool time_bench_entered_any(const struct time_bench_entered *e);
+const char *time_bench_format_entered(char *buf, size_t size,
+				      const struct time_bench_entered *e);
 enum time_bench_end
 time_bench_drive(struct time_bench_driver *d, const struct time_bench_plan *p,
 		 struct time_bench_outcome *o);

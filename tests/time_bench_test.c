@@ -1319,6 +1319,13 @@ struct fake {
 	 */
 	u32 switched_from, switched_to;
 	u64 switched_ns;
+	/* what entered those chunks; none given: two switches */
+	struct time_bench_entered switched_entered;
+	/* a periodic interrupt (a tick) every tick_ns of the fake clock,
+	 * from its start: a window it falls in holds a timer interrupt
+	 * and a softirq, and tick_cost_ns more
+	 */
+	u64 tick_ns, tick_cost_ns;
 	bool preemptible;
 };
 
@@ -1348,8 +1355,17 @@ static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
 	f->ran += n;
 	if (f->switched_from && f->chunks >= f->switched_from &&
 	    f->chunks <= f->switched_to) {
-		c->switches = 2;
+		c->entered = f->switched_entered;
+		if (!time_bench_entered_any(&c->entered))
+			c->entered.n[TIME_BENCH_SWITCH] = 2;
 		f->now_ns += f->switched_ns;
+	}
+	if (f->tick_ns) {
+		u64 ticks = f->now_ns / f->tick_ns - c->start.ns / f->tick_ns;
+
+		c->entered.n[TIME_BENCH_TIMER] += ticks;
+		c->entered.n[TIME_BENCH_SOFTIRQ] += ticks;
+		f->now_ns += ticks * f->tick_cost_ns;
 	}
 	c->stop.ns = f->now_ns;
 	c->stop.cycles = f->now_ns * f->cycles_per_ns;
@@ -1680,6 +1696,122 @@ static void test_drive_switched(void)
 		   x.o.total_invocations);
 }
 
+/*
+ * A tick every 4 ms, each costing 20 us inside the window it falls in:
+ * chunks of a quarter tick, as the module sizes them.  A chunk the tick
+ * hit runs again and misses it (the next tick is 4 ms away); the figure
+ * is the body's alone, and the results say what was retried.
+ */
+static void test_drive_ticks(void)
+{
+	struct drive x;
+	u32 r, clean = 0;
+
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.plan.reps = 10;
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	for (r = 0; r < x.plan.reps; r++)
+		clean += x.recs[r].ns == x.recs[r].invocations * 10;
+	KTAP_CHECK(x.end == TIME_BENCH_DONE && clean == x.plan.reps &&
+		   x.o.where.perturbed_chunks == 0 &&
+		   !time_bench_entered_any(&x.o.where.perturbed_entered),
+		   "drive: ticks in 1 ms chunks: every repetition reads the body's 10 ns alone (%u of %u clean, %u perturbed)",
+		   clean, x.plan.reps, x.o.where.perturbed_chunks);
+	KTAP_CHECK(x.o.where.retried_chunks &&
+		   x.o.where.retried_chunks * 3 < x.o.where.chunks &&
+		   x.o.where.retried_entered.n[TIME_BENCH_TIMER] ==
+		   x.o.where.retried_chunks &&
+		   x.o.where.retried_entered.n[TIME_BENCH_SOFTIRQ] ==
+		   x.o.where.retried_chunks &&
+		   !x.o.where.retried_entered.n[TIME_BENCH_SWITCH],
+		   "drive: about one chunk in four held the tick and ran again, counted by kind (%u of %u; timer %u, softirq %u)",
+		   x.o.where.retried_chunks, x.o.where.chunks,
+		   x.o.where.retried_entered.n[TIME_BENCH_TIMER],
+		   x.o.where.retried_entered.n[TIME_BENCH_SOFTIRQ]);
+
+	/* 10 ms chunks (the engine's before): every one holds two or
+	 * three ticks, on every try: all kept, perturbed
+	 */
+	drive_init(&x);
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.where.perturbed_chunks == x.o.where.chunks &&
+		   x.o.where.perturbed_entered.n[TIME_BENCH_TIMER] >=
+		   2 * x.o.where.chunks,
+		   "drive: ticks in 10 ms chunks: every chunk kept perturbed, the ticks in it counted (%u of %u, timer %u)",
+		   x.o.where.perturbed_chunks, x.o.where.chunks,
+		   x.o.where.perturbed_entered.n[TIME_BENCH_TIMER]);
+}
+
+/*
+ * An interrupt that enters every try of every chunk (a fast timer on
+ * the CPU): kept after TIME_BENCH_RETRIES retries, perturbed, and what
+ * entered the kept ones and the retried ones are told apart.
+ */
+static void test_drive_interrupted(void)
+{
+	char buf[TIME_BENCH_ENTERED_LEN];
+	struct drive x;
+
+	drive_init(&x);
+	x.plan.loops = 40000;
+	x.plan.reps = 2;
+	x.f.switched_from = 1;
+	x.f.switched_to = U32_MAX;
+	x.f.switched_entered.n[TIME_BENCH_IRQ] = 3;
+	x.f.switched_entered.n[TIME_BENCH_NMI] = 1;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.where.perturbed_chunks == x.o.where.chunks &&
+		   x.o.where.retried_chunks ==
+		   TIME_BENCH_RETRIES * x.o.where.chunks,
+		   "drive: interrupts on every try: %u tries, then kept perturbed (%u of %u, %u retried)",
+		   TIME_BENCH_RETRIES + 1, x.o.where.perturbed_chunks,
+		   x.o.where.chunks, x.o.where.retried_chunks);
+	KTAP_CHECK(x.o.where.perturbed_entered.n[TIME_BENCH_IRQ] ==
+		   3 * x.o.where.chunks &&
+		   x.o.where.perturbed_entered.n[TIME_BENCH_NMI] ==
+		   x.o.where.chunks &&
+		   x.o.where.retried_entered.n[TIME_BENCH_IRQ] ==
+		   3 * x.o.where.retried_chunks,
+		   "drive: the kept chunks' interrupts and the retried ones' counted apart (%u, %u)",
+		   x.o.where.perturbed_entered.n[TIME_BENCH_IRQ],
+		   x.o.where.retried_entered.n[TIME_BENCH_IRQ]);
+	time_bench_format_entered(buf, sizeof(buf),
+				  &x.o.where.perturbed_entered);
+	KTAP_CHECK(!strcmp(buf, x.o.where.chunks == 2 ? "irq:6,nmi:2" : "?"),
+		   "entered: kinds in order, only those that entered (%s)",
+		   buf);
+}
+
+/* What entered, as the results file and dmesg say it. */
+static void test_entered_format(void)
+{
+	struct time_bench_entered e = { 0 };
+	char buf[TIME_BENCH_ENTERED_LEN];
+	unsigned int k;
+
+	KTAP_CHECK(!strcmp(time_bench_format_entered(buf, sizeof(buf), &e),
+			   "-") && !time_bench_entered_any(&e),
+		   "entered: nothing is - (%s)", buf);
+	e.n[TIME_BENCH_SMI] = 1;
+	e.n[TIME_BENCH_SWITCH] = 2;
+	KTAP_CHECK(!strcmp(time_bench_format_entered(buf, sizeof(buf), &e),
+			   "switch:2,smi:1") && time_bench_entered_any(&e),
+		   "entered: switch:2,smi:1 (%s)", buf);
+	for (k = 0; k < TIME_BENCH_KINDS; k++)
+		e.n[k] = U32_MAX;
+	time_bench_format_entered(buf, sizeof(buf), &e);
+	KTAP_CHECK(!strcmp(buf, "switch:4294967295,irq:4294967295,timer:4294967295,ipi:4294967295,nmi:4294967295,softirq:4294967295,smi:4294967295"),
+		   "entered: every kind at its largest fits (%zu of %d characters)",
+		   strlen(buf), TIME_BENCH_ENTERED_LEN);
+}
+
 /* How runs end early, and what the driver says about it. */
 static void test_drive_ends(void)
 {
@@ -1767,6 +1899,9 @@ int main(void)
 	test_drive_summary();
 	test_drive_where();
 	test_drive_switched();
+	test_drive_ticks();
+	test_drive_interrupted();
+	test_entered_format();
 	test_drive_ends();
 
 	return ktap_finish();

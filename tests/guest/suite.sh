@@ -180,6 +180,8 @@ if [ "$PRECISE" = 1 ]; then
 	report $? "kselftest -n 2 -o DIR, default parameters: two loads kept with the environment user space read, every check on each ($GATE_ARGS)"
 	hog_check
 	report $? "a CPU hog beside the module (one vCPU): process windows hold the tests' own work, for_loop 3.00 and atomic_inc 4.00 instructions, the twins agree"
+	irq_check
+	report $? "timer interrupts beside the module (one vCPU): each test reads its quiet figure, or the kselftest fails it naming what entered"
 	if [ "$CLOCK" = instructions ] && [ "$GATE" = 1 ]; then
 		gate_passes
 		report $? "kselftest -b -p $GATE_PCT: an earlier load of the same kernel passes the gate"

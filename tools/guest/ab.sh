@@ -12,6 +12,8 @@
 #   ARGS       module parameters of both sides
 #   ICOUNT     1 (default): count instructions (QEMU -icount, TCG);
 #              0: time cycles
+#   NOAPICTIMER  0: counting instructions, both sides boot with the
+#              local APIC timer on (default 1: noapictimer)
 #   ACCEL      auto (default), kvm or tcg; ACCEL=kvm implies ICOUNT=0
 #   PROFILE    1: each load with its exact profile (tools/profile;
 #              ICOUNT=1), and bench-compare's function diff

@@ -188,7 +188,7 @@ irq_check() {
 			continue
 		fi
 		echo "#   $t: median $median, quiet $quiet, measured again: $retried"
-		[ "$CLOCK" = instructions ] || continue
+		[ "$(results_header $q clock)" = instructions ] || continue
 		within "$median" "$quiet" \
 			"$(awk -v q="$quiet" 'BEGIN { print 0.002 + q / 1000 }')" ||
 			i_ok=1

@@ -411,14 +411,17 @@ guest_loads() {	# image release mods payload out count syms [guest.sh option]...
 		die "no profile of the loads in $gl_out (above); its logs are there"
 }
 
-# The loads of RESULTS... whose timed windows held another task's work
-# (perturbed_chunks, doc/windows.rst): a line each, "  FILE: test (P of
-# N chunks)...", the file named without its folder.  Needs
-# results_lib.sh.
+# The loads of RESULTS... whose timed windows kept other work (another
+# task's, interrupts: perturbed_chunks, doc/windows.rst): a line each,
+# "  FILE: test (P of N chunks: what entered)...", the file named
+# without its folder.  Needs results_lib.sh.
 perturbed_loads() {	# results...
 	for pl_f in "$@"; do
-		pl_p=$(results_rows "$pl_f" perturbed_chunks chunks |
-		       awk '$2 ~ /^[1-9][0-9]*$/ { printf " %s (%s of %s chunks)", $1, $2, $3 }')
+		pl_p=$(results_rows "$pl_f" perturbed_chunks chunks \
+			perturbed_entered |
+		       awk '$2 ~ /^[1-9][0-9]*$/ {
+			printf " %s (%s of %s chunks%s)", $1, $2, $3,
+				$4 ~ /:/ ? ": " $4 : "" }')
 		[ -z "$pl_p" ] || printf '  %s:%s\n' "${pl_f##*/}" "$pl_p"
 	done
 }

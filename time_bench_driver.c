@@ -99,14 +99,62 @@ const char *time_bench_where_name(const struct time_bench_where *w,
 	return "mixed";
 }
 
+/*
+ * Iterations of the next chunk: @want (the driver's size by time) or
+ * the @remaining ones of the repetition if fewer, made batch * 2^k, the
+ * largest not above them and at least one batch; @remaining itself if
+ * it is less than a batch (a loops= that is not a multiple of it).
+ *
+ * A family whose body works in batches (page_pool refills its alloc
+ * cache 64 pages at a time) gives their size: a chunk of any length
+ * holds floor or ceil(length / batch) of them by where it starts, so
+ * chunks of varying length (the retries' halves, a repetition's last
+ * one) give repetitions a varying share of the batches' cost.  A whole
+ * number of batches holds length / batch of them wherever it starts,
+ * and halving keeps it whole down to one batch.
+ */
+u64 time_bench_batch_chunk(u64 want, u64 remaining, u64 batch)
+{
+	u64 n;
+
+	if (want > remaining)
+		want = remaining;
+	if (batch <= 1)
+		return want;
+	if (remaining < batch)
+		return remaining;
+	for (n = batch; n <= want / 2; n *= 2)
+		;
+	return n;
+}
+
+/*
+ * Iterations per repetition sized by time, @loops, made a whole number
+ * of batches (rounded up, down only above @max_loops), so that its
+ * chunks are too.
+ */
+u64 time_bench_batch_loops(u64 loops, u64 batch, u64 max_loops)
+{
+	u64 rem;
+
+	if (batch <= 1)
+		return loops;
+	div64_u64_rem(loops, batch, &rem);
+	if (rem && max_loops >= batch && loops - rem <= max_loops - batch)
+		return loops - rem + batch;
+	return loops - rem ? loops - rem : loops;
+}
+
 /* One chunk of @loops iterations; sizes the next one from its speed. */
 static enum time_bench_end
-time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
+time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed,
+		       bool may_retry)
 {
 	struct time_bench_chunk *c = &d->chunk;
 
 	memset(c, 0, sizeof(*c));
 	c->loops = loops;
+	c->may_retry = timed && may_retry;
 	d->ops->run_chunk(d->arg, c, timed);
 	if (c->error) {
 		d->error = c->error;
@@ -123,22 +171,24 @@ time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
  * A timed chunk whose window other work entered while the body ran (its
  * task switched out, an interrupt, a softirq, an NMI or SMI) holds that
  * work: it does not count, and runs again, half as long, unless it
- * already ran again TIME_BENCH_RETRIES times.
+ * already ran again TIME_BENCH_RETRIES times (then it was not sent
+ * with may_retry).
  */
 static bool time_bench_retry_chunk(struct time_bench_driver *d, u32 *tries)
 {
 	const struct time_bench_chunk *c = &d->chunk;
 
-	if (!time_bench_entered_any(&c->entered) || c->completed < c->loops ||
-	    ++*tries > TIME_BENCH_RETRIES)
+	if (!c->may_retry || !time_bench_entered_any(&c->entered) ||
+	    c->completed < c->loops)
 		return false;
+	++*tries;
 	d->where.retried_chunks++;
 	d->where.retried_invocations += c->completed;
 	time_bench_entered_add(&d->where.retried_entered, &c->entered);
 	/* Half as long each try: it then fits between interrupts that
 	 * come more often than a chunk, e.g. the scheduler's hrtick at
 	 * the end of a slice shorter than a chunk, while another task
-	 * waits (7.x)
+	 * waits (7.x).  time_bench_batch_chunk() keeps it whole batches.
 	 */
 	if (c->loops > 1)
 		d->next_chunk = c->loops / 2;
@@ -158,12 +208,13 @@ time_bench_run_loops(struct time_bench_driver *d, u64 max_loops, u64 max_ns,
 	u64 loops;
 
 	while (rec->invocations < max_loops && rec->ns < max_ns) {
-		loops = max_loops - rec->invocations;
-		if (d->next_chunk < loops)
-			loops = d->next_chunk;
+		loops = time_bench_batch_chunk(d->next_chunk,
+					       max_loops - rec->invocations,
+					       d->batch);
 		if (d->ops->stop(d->arg))
 			return TIME_BENCH_STOPPED;
-		end = time_bench_drive_chunk(d, loops, timed);
+		end = time_bench_drive_chunk(d, loops, timed,
+					     tries < TIME_BENCH_RETRIES);
 		if (end == TIME_BENCH_FAILED)
 			return end;
 		if (timed && time_bench_retry_chunk(d, &tries))
@@ -203,7 +254,9 @@ time_bench_calibrate(struct time_bench_driver *d, u64 rep_ns, u64 min_loops,
 				    cal.ns ? cal.ns : 1);
 	if (loops < min_loops)
 		loops = min_loops;
-	*per_rep = loops > max_loops ? max_loops : loops;
+	if (loops > max_loops)
+		loops = max_loops;
+	*per_rep = time_bench_batch_loops(loops, d->batch, max_loops);
 	return TIME_BENCH_DONE;
 }
 
@@ -249,7 +302,7 @@ time_bench_drive(struct time_bench_driver *d, const struct time_bench_plan *p,
 	u32 r;
 
 	d->phase = TIME_BENCH_WARMUP;
-	end = time_bench_drive_chunk(d, p->warmup_loops, false);
+	end = time_bench_drive_chunk(d, p->warmup_loops, false, false);
 	if (end != TIME_BENCH_DONE)
 		return end;
 	o->reps = p->reps;

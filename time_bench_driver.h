@@ -49,6 +49,10 @@ struct time_bench_chunk {
 	 */
 	bool preemptible;
 	struct time_bench_entered entered;
+	/* The driver measures it again if other work entered it: a
+	 * profiler should leave it out then (set before run_chunk)
+	 */
+	bool may_retry;
 	int error;		/* the context failed it, and said why */
 };
 
@@ -75,12 +79,13 @@ struct time_bench_where {
 
 /*
  * A timed chunk that other work entered is measured again, up to this
- * many times in a row, then kept as perturbed.  Three: a transient task
- * (a kworker) is gone by then, and a periodic interrupt (the tick) that
- * hit a chunk misses the one after it, which is shorter than its
- * period; work that keeps coming back is said.
+ * many times in a row, each try half as long as the one before (down
+ * to one batch), then kept as perturbed.  Six: a 1 ms chunk that a
+ * 4 ms tick hit (1 in 4) is kept with a tick in it once in 2^35 when
+ * every try halves, against 2^14 after three; a transient task (a
+ * kworker) is gone long before; work that keeps coming back is said.
  */
-#define TIME_BENCH_RETRIES	3
+#define TIME_BENCH_RETRIES	6
 
 struct time_bench_driver_ops {
 	/* Runs chunk->loops iterations in the test's context and fills in
@@ -125,6 +130,10 @@ struct time_bench_driver {
 	const struct time_bench_driver_ops *ops;
 	void *arg;
 	u64 chunk_ns;		/* longest stay in one chunk */
+	/* Timed chunks hold batch * 2^k iterations (0 or 1: any), see
+	 * time_bench_batch_chunk()
+	 */
+	u64 batch;
 	u64 next_chunk;		/* iterations of the next chunk */
 	struct time_bench_chunk chunk;	/* the last one */
 	struct time_bench_where where;
@@ -149,6 +158,8 @@ struct time_bench_outcome {
 	struct time_bench_where where;
 };
 
+u64 time_bench_batch_chunk(u64 want, u64 remaining, u64 batch);
+u64 time_bench_batch_loops(u64 loops, u64 batch, u64 max_loops);
 const char *time_bench_where_name(const struct time_bench_where *w,
 				  const char *wanted);
 bool time_bench_entered_any(const struct time_bench_entered *e);

@@ -1303,6 +1303,7 @@ struct fake {
 	u32 stop_call;		/* 1-based; 0: never */
 	u32 stop_calls;
 	u32 chunks;
+	u32 timed_chunks;	/* all of them, past FAKE_MAX_CHUNKS too */
 	u64 asked[FAKE_MAX_CHUNKS];
 	bool timed[FAKE_MAX_CHUNKS];
 	int cpu_every;		/* move to the next CPU every N chunks */
@@ -1331,6 +1332,11 @@ struct fake {
 	 */
 	u64 slice_ns;
 	bool preemptible;
+	/* a body that works in batches: every refill_every-th iteration
+	 * of all it ran (its phase carries over from chunk to chunk, the
+	 * warm-up's and retried ones' included) costs refill_ps more
+	 */
+	u64 refill_every, refill_ps;
 };
 
 static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
@@ -1339,6 +1345,7 @@ static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
 	u64 n = c->loops, ps;
 
 	f->chunks++;
+	f->timed_chunks += timed;
 	if (f->chunks <= FAKE_MAX_CHUNKS) {
 		f->asked[f->chunks - 1] = c->loops;
 		f->timed[f->chunks - 1] = timed;
@@ -1355,6 +1362,9 @@ static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
 	c->start.cycles = f->now_ns * f->cycles_per_ns;
 	f->now_ns += (u64)((unsigned __int128)n * ps / 1000) +
 		     f->chunk_ns_extra;
+	if (f->refill_every)
+		f->now_ns += ((f->ran + n) / f->refill_every -
+			      f->ran / f->refill_every) * f->refill_ps / 1000;
 	c->completed = n;
 	f->ran += n;
 	if (f->switched_from && f->chunks >= f->switched_from &&
@@ -1645,7 +1655,7 @@ static void test_drive_where(void)
  */
 static void test_drive_switched(void)
 {
-	u32 i, timed = 0;
+	u32 timed;
 	struct drive x;
 
 	/* loops=40000, 2 reps: the warm-up (chunk 1) and the first two
@@ -1688,8 +1698,7 @@ static void test_drive_switched(void)
 	x.f.switched_to = U32_MAX;
 	x.f.switched_ns = 1 * MS;
 	drive_run(&x);
-	for (i = 0; i < x.f.chunks && i < FAKE_MAX_CHUNKS; i++)
-		timed += x.f.timed[i];
+	timed = x.f.timed_chunks;
 	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
 		   x.o.where.perturbed_chunks == x.o.where.chunks &&
 		   x.o.where.retried_chunks ==
@@ -1825,6 +1834,137 @@ static void test_drive_interrupted(void)
 		   buf);
 }
 
+/* The contract of time_bench_batch_chunk(), checked on every small case
+ * and on random large ones.
+ */
+static bool batch_chunk_ok(u64 want, u64 remaining, u64 batch, u64 got)
+{
+	u64 cap = want < remaining ? want : remaining, k;
+
+	if (batch <= 1)
+		return got == cap;
+	if (remaining < batch)
+		return got == remaining;
+	if (got % batch)
+		return false;
+	k = got / batch;
+	if (k & (k - 1))			/* batch * 2^j */
+		return false;
+	if (got > remaining)
+		return false;
+	/* the largest such not above cap, or one batch below it */
+	return cap < batch ? got == batch :
+	       got <= cap && (got > cap / 2 || got > U64_MAX / 2);
+}
+
+static void test_batch_chunk(void)
+{
+	static const u64 batches[] = { 0, 1, 3, 64, 100 };
+	u64 want, rem, got, bad = 0, cases = 0;
+	size_t b;
+	u32 i;
+
+	for (b = 0; b < ARRAY_SIZE(batches); b++)
+		for (want = 0; want <= 600; want++)
+			for (rem = 1; rem <= 600; rem++) {
+				got = time_bench_batch_chunk(want, rem,
+							     batches[b]);
+				cases++;
+				bad += !batch_chunk_ok(want, rem, batches[b],
+						       got);
+			}
+	for (i = 0; i < 200000; i++) {
+		u64 batch = ktap_rand() % 1000 + 2;
+
+		want = rnd_mag();
+		rem = rnd_mag();
+		if (!rem)
+			rem = 1;
+		got = time_bench_batch_chunk(want, rem, batch);
+		cases++;
+		if (!batch_chunk_ok(want, rem, batch, got) && bad++ < DIAG_MAX)
+			ktap_diag("batch_chunk(%llu, %llu, %llu) = %llu",
+				  want, rem, batch, got);
+	}
+	KTAP_CHECK(!bad,
+		   "batch_chunk: %llu cases batch * 2^k, the largest within want and remaining, at least a batch, the rest under one (%llu wrong)",
+		   cases, bad);
+	KTAP_CHECK(time_bench_batch_chunk(1000, 1000, 64) == 512 &&
+		   time_bench_batch_chunk(1000, 40, 64) == 40 &&
+		   time_bench_batch_chunk(10, 1000, 64) == 64 &&
+		   time_bench_batch_chunk(U64_MAX, U64_MAX, 64) == 1ULL << 63,
+		   "batch_chunk: 1000 -> 512, a remainder of 40 -> 40, 10 -> 64, U64_MAX -> 2^63");
+	KTAP_CHECK(time_bench_batch_loops(1000, 64, U32_MAX) == 1024 &&
+		   time_bench_batch_loops(1024, 64, U32_MAX) == 1024 &&
+		   time_bench_batch_loops(U32_MAX, 64, U32_MAX) ==
+		   U32_MAX - 63 &&
+		   time_bench_batch_loops(1000, 0, U32_MAX) == 1000 &&
+		   time_bench_batch_loops(10, 64, 32) == 10,
+		   "batch_loops: rounded up to whole batches, down at the bound, unchanged without a batch or below one");
+}
+
+/*
+ * A body that refills every 64 iterations, 40 times the cost of one,
+ * a tick every 4 ms: with chunks of whole batches every repetition
+ * holds the same refills, and the retries (halves) keep it so, so every
+ * repetition reads the same; with chunks of any length they do not.
+ */
+static void test_drive_batches(void)
+{
+	u32 i, r, whole = 0, timed = 0, same = 0;
+	struct drive x;
+
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.d.batch = 64;
+	x.plan.time_ns = 100 * MS;
+	x.plan.reps = 10;
+	x.f.ps_per_iter = 4300000;		/* 4.3 us */
+	x.f.refill_every = 64;
+	x.f.refill_ps = 40 * x.f.ps_per_iter;
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	for (i = 0; i < x.f.chunks && i < FAKE_MAX_CHUNKS; i++) {
+		u64 k = x.f.asked[i] / 64;
+
+		if (!x.f.timed[i])
+			continue;
+		timed++;
+		whole += !(x.f.asked[i] % 64) && !(k & (k - 1));
+	}
+	for (r = 0; r < x.plan.reps; r++)
+		same += x.ns[r] == x.ns[0];
+	KTAP_CHECK(x.end == TIME_BENCH_DONE && !(x.o.loops % 64) &&
+		   timed && whole == timed && x.o.where.retried_chunks &&
+		   x.f.chunks <= FAKE_MAX_CHUNKS,
+		   "drive: batch 64: %llu loops a repetition, every timed chunk 64 * 2^k, retries included (%u of %u, %u retried)",
+		   x.o.loops, whole, timed, x.o.where.retried_chunks);
+	KTAP_CHECK(same == x.plan.reps && x.o.where.perturbed_chunks == 0 &&
+		   x.o.cycles.min == x.o.cycles.median &&
+		   x.o.cycles.min == x.o.cycles.max,
+		   "drive: batch 64: every repetition holds loops / 64 refills, min = median = max (%llu, %llu, %llu thousandths of a cycle)",
+		   x.o.cycles.min, x.o.cycles.median, x.o.cycles.max);
+
+	/* the same without batches: the repetitions part */
+	x.d.batch = 0;
+	memset(&x.f, 0, sizeof(x.f));
+	x.f.cycles_per_ns = 2;
+	x.f.in_context = true;
+	x.f.ps_per_iter = 4300000;
+	x.f.refill_every = 64;
+	x.f.refill_ps = 40 * x.f.ps_per_iter;
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	memset(&x.d.where, 0, sizeof(x.d.where));
+	x.plan.loops = 0;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.cycles.min < x.o.cycles.max,
+		   "drive: without batches the refills' share parts the repetitions (min %llu, max %llu thousandths of a cycle)",
+		   x.o.cycles.min, x.o.cycles.max);
+}
+
 /* What entered, as the results file and dmesg say it. */
 static void test_entered_format(void)
 {
@@ -1940,6 +2080,8 @@ int main(void)
 	test_drive_switched();
 	test_drive_ticks();
 	test_drive_slices();
+	test_batch_chunk();
+	test_drive_batches();
 	test_drive_interrupted();
 	test_entered_format();
 	test_drive_ends();

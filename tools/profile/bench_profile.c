@@ -62,7 +62,7 @@ static inline unsigned long long ull(uint64_t v)
 #define MARK_LEN	8
 
 /* In a slot's key: the counts of a window not yet kept or dropped */
-#define KEY_PENDING	(1ull << 31)
+#define KEY_PENDING	0x80000000ull
 
 /* An empty way: no line number reaches it, lines being 16 bytes or more */
 #define NO_LINE		UINT64_MAX

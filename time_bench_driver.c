@@ -130,19 +130,25 @@ u64 time_bench_batch_chunk(u64 want, u64 remaining, u64 batch)
 
 /*
  * Iterations per repetition sized by time, @loops, made a whole number
- * of batches (rounded up, down only above @max_loops), so that its
- * chunks are too.
+ * of @unit (the chunk the driver would run next, batch * 2^k): the
+ * nearest, at least one and within [@min_loops, @max_loops] where a
+ * multiple is, so that a repetition is whole chunks and not a string of
+ * smaller ones for its rest, each chunk costing its stamps.
  */
-u64 time_bench_batch_loops(u64 loops, u64 batch, u64 max_loops)
+u64 time_bench_batch_loops(u64 loops, u64 unit, u64 min_loops, u64 max_loops)
 {
-	u64 rem;
+	u64 n, rem;
 
-	if (batch <= 1)
+	if (unit <= 1 || unit > max_loops)
 		return loops;
-	div64_u64_rem(loops, batch, &rem);
-	if (rem && max_loops >= batch && loops - rem <= max_loops - batch)
-		return loops - rem + batch;
-	return loops - rem ? loops - rem : loops;
+	n = div64_u64_rem(loops, unit, &rem);
+	if (!n || rem >= unit - rem)
+		n++;
+	if (n > div64_u64(max_loops, unit))
+		n = div64_u64(max_loops, unit);
+	if (n * unit < min_loops && n < div64_u64(max_loops, unit))
+		n++;
+	return n * unit;
 }
 
 /* One chunk of @loops iterations; sizes the next one from its speed. */
@@ -256,7 +262,12 @@ time_bench_calibrate(struct time_bench_driver *d, u64 rep_ns, u64 min_loops,
 		loops = min_loops;
 	if (loops > max_loops)
 		loops = max_loops;
-	*per_rep = time_bench_batch_loops(loops, d->batch, max_loops);
+	*per_rep = d->batch <= 1 ? loops :
+		   time_bench_batch_loops(loops,
+					  time_bench_batch_chunk(d->next_chunk,
+								 U64_MAX,
+								 d->batch),
+					  min_loops, max_loops);
 	return TIME_BENCH_DONE;
 }
 

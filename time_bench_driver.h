@@ -159,7 +159,8 @@ struct time_bench_outcome {
 };
 
 u64 time_bench_batch_chunk(u64 want, u64 remaining, u64 batch);
-u64 time_bench_batch_loops(u64 loops, u64 batch, u64 max_loops);
+u64 time_bench_batch_loops(u64 loops, u64 unit, u64 min_loops,
+			   u64 max_loops);
 const char *time_bench_where_name(const struct time_bench_where *w,
 				  const char *wanted);
 bool time_bench_entered_any(const struct time_bench_entered *e);

@@ -1894,13 +1894,16 @@ static void test_batch_chunk(void)
 		   time_bench_batch_chunk(10, 1000, 64) == 64 &&
 		   time_bench_batch_chunk(U64_MAX, U64_MAX, 64) == 1ULL << 63,
 		   "batch_chunk: 1000 -> 512, a remainder of 40 -> 40, 10 -> 64, U64_MAX -> 2^63");
-	KTAP_CHECK(time_bench_batch_loops(1000, 64, U32_MAX) == 1024 &&
-		   time_bench_batch_loops(1024, 64, U32_MAX) == 1024 &&
-		   time_bench_batch_loops(U32_MAX, 64, U32_MAX) ==
+	KTAP_CHECK(time_bench_batch_loops(1000, 64, 1000, U32_MAX) == 1024 &&
+		   time_bench_batch_loops(25600, 8192, 1000, U32_MAX) == 24576 &&
+		   time_bench_batch_loops(28672, 8192, 1000, U32_MAX) == 32768 &&
+		   time_bench_batch_loops(1000, 4096, 1000, U32_MAX) == 4096 &&
+		   time_bench_batch_loops(1100, 1024, 1100, U32_MAX) == 2048 &&
+		   time_bench_batch_loops(U32_MAX, 64, 1000, U32_MAX) ==
 		   U32_MAX - 63 &&
-		   time_bench_batch_loops(1000, 0, U32_MAX) == 1000 &&
-		   time_bench_batch_loops(10, 64, 32) == 10,
-		   "batch_loops: rounded up to whole batches, down at the bound, unchanged without a batch or below one");
+		   time_bench_batch_loops(1000, 0, 1000, U32_MAX) == 1000 &&
+		   time_bench_batch_loops(10, 64, 1, 32) == 10,
+		   "batch_loops: the nearest whole number of chunks, at least one and min_loops, at most max_loops; unchanged without a unit or above max_loops");
 }
 
 /*
@@ -1946,18 +1949,18 @@ static void test_drive_batches(void)
 		   "drive: batch 64: every repetition holds loops / 64 refills, min = median = max (%llu, %llu, %llu thousandths of a cycle)",
 		   x.o.cycles.min, x.o.cycles.median, x.o.cycles.max);
 
-	/* the same without batches: the repetitions part */
-	x.d.batch = 0;
-	memset(&x.f, 0, sizeof(x.f));
-	x.f.cycles_per_ns = 2;
-	x.f.in_context = true;
+	/* the same without batches, 1000 loops a repetition: the
+	 * repetitions part
+	 */
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.plan.reps = 10;
+	x.plan.loops = 1000;	/* 15.625 refills: 15 or 16 by phase */
 	x.f.ps_per_iter = 4300000;
 	x.f.refill_every = 64;
 	x.f.refill_ps = 40 * x.f.ps_per_iter;
 	x.f.tick_ns = 4 * MS;
 	x.f.tick_cost_ns = 20000;
-	memset(&x.d.where, 0, sizeof(x.d.where));
-	x.plan.loops = 0;
 	drive_run(&x);
 	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
 		   x.o.cycles.min < x.o.cycles.max,

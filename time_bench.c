@@ -395,6 +395,8 @@ static int time_bench_measure(struct time_bench_run *run)
 		.arg = run,
 		.chunk_ns = TIME_BENCH_CHUNK_NS,
 		.batch = run->suite->chunk_batch,
+		.split_batch = run->suite->state->ins.clock !=
+			       TIME_BENCH_CLOCK_INSTRUCTIONS,
 	};
 	struct time_bench_plan plan;
 

@@ -134,7 +134,12 @@ struct time_bench_driver {
 	 * time_bench_batch_chunk()
 	 */
 	u64 batch;
+	/* A retry of one batch may halve it further: for a clock whose
+	 * spread is the machine's (cycles), not the batches' share
+	 */
+	bool split_batch;
 	u64 next_chunk;		/* iterations of the next chunk */
+	bool split;		/* the next one below a batch (a retry) */
 	struct time_bench_chunk chunk;	/* the last one */
 	struct time_bench_where where;
 	/* How the run ended, when it did not end well */

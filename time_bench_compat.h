@@ -49,29 +49,39 @@ static inline void time_bench_arch_irqs(int cpu, u64 *timer, u64 *nmi,
 					u64 *other)
 {
 	const irq_cpustat_t *st = &per_cpu(irq_stat, cpu);
+	unsigned int i, n, i_timer = UINT_MAX, i_nmi;
 	const unsigned int *v;
-	unsigned int i, n;
-	u64 sum = 0;
+	u64 x, sum = 0;
 
 	*timer = 0;
 #ifdef BENCH_HAVE_IRQ_STAT_COUNTS
 	v = st->counts;
 	n = IRQ_COUNT_MAX;
-	*nmi = READ_ONCE(v[IRQ_COUNT_NMI]);
+	i_nmi = IRQ_COUNT_NMI;
 #ifdef CONFIG_X86_LOCAL_APIC
-	*timer = READ_ONCE(v[IRQ_COUNT_APIC_TIMER]);
+	i_timer = IRQ_COUNT_APIC_TIMER;
 #endif
 #else
 	v = (const unsigned int *)((const char *)st +
 				   offsetof(irq_cpustat_t, __nmi_count));
 	n = (sizeof(*st) - offsetof(irq_cpustat_t, __nmi_count)) / sizeof(*v);
-	*nmi = READ_ONCE(st->__nmi_count);
+	i_nmi = 0;
 #ifdef CONFIG_X86_LOCAL_APIC
-	*timer = READ_ONCE(st->apic_timer_irqs);
+	i_timer = (offsetof(irq_cpustat_t, apic_timer_irqs) -
+		   offsetof(irq_cpustat_t, __nmi_count)) / sizeof(*v);
 #endif
 #endif
-	for (i = 0; i < n; i++)
-		sum += READ_ONCE(v[i]);
+	/* One read of each: an interrupt between two reads of one field
+	 * would make @other go back
+	 */
+	for (i = 0; i < n; i++) {
+		x = READ_ONCE(v[i]);
+		sum += x;
+		if (i == i_timer)
+			*timer = x;
+		else if (i == i_nmi)
+			*nmi = x;
+	}
 	*other = sum - *timer - *nmi;
 }
 

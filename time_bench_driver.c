@@ -207,6 +207,19 @@ static bool time_bench_retry_chunk(struct time_bench_driver *d, u32 *tries)
 }
 
 /*
+ * The batch the next chunk is made of: d->batch, or none (1) where
+ * split_batch lets it go: for a retry below one batch, and where one
+ * batch is longer than a chunk's time (a slow path on a debug kernel
+ * under emulation: 64 elements of 50 ms hold a dozen ticks).
+ */
+static u64 time_bench_batch_of(const struct time_bench_driver *d)
+{
+	if (d->split_batch && (d->split || d->next_chunk < d->batch))
+		return 1;
+	return d->batch;
+}
+
+/*
  * Runs the loop into @rec, chunk by chunk, until @max_loops iterations or
  * @max_ns of timed work are done; @timed chunks count where they ran.
  */
@@ -221,7 +234,7 @@ time_bench_run_loops(struct time_bench_driver *d, u64 max_loops, u64 max_ns,
 	while (rec->invocations < max_loops && rec->ns < max_ns) {
 		loops = time_bench_batch_chunk(d->next_chunk,
 					       max_loops - rec->invocations,
-					       d->split ? 1 : d->batch);
+					       time_bench_batch_of(d));
 		if (d->ops->stop(d->arg))
 			return TIME_BENCH_STOPPED;
 		end = time_bench_drive_chunk(d, loops, timed,

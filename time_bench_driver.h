@@ -134,8 +134,9 @@ struct time_bench_driver {
 	 * time_bench_batch_chunk()
 	 */
 	u64 batch;
-	/* A retry of one batch may halve it further: for a clock whose
-	 * spread is the machine's (cycles), not the batches' share
+	/* A retry of one batch may halve it further, and a batch longer
+	 * than chunk_ns is not kept whole: for a clock whose spread is the
+	 * machine's (cycles), not the batches' share
 	 */
 	bool split_batch;
 	u64 next_chunk;		/* iterations of the next chunk */

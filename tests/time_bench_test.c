@@ -2014,6 +2014,49 @@ static void test_drive_split_batch(void)
 		   below, x.o.where.retried_chunks, x.o.where.chunks);
 }
 
+/*
+ * One batch far longer than a chunk's time (a slow path on a debug
+ * kernel under emulation, 0.8 ms an element, a tick every 4 ms): with
+ * split_batch the chunks are sized by time, strict they are whole
+ * batches of 51 ms, each holding a dozen ticks on every try.
+ */
+static void test_drive_long_batch(void)
+{
+	u32 i, longest = 0;
+	struct drive x;
+	int strict;
+
+	for (strict = 1; strict >= 0; strict--) {
+		drive_init(&x);
+		x.d.chunk_ns = 1 * MS;
+		x.d.batch = 64;
+		x.d.split_batch = !strict;
+		x.plan.loops = 128;
+		x.plan.reps = 3;
+		x.f.ps_per_iter = 800000000;	/* 0.8 ms */
+		x.f.tick_ns = 4 * MS;
+		x.f.tick_cost_ns = 20000;
+		drive_run(&x);
+		longest = 0;
+		for (i = 0; i < x.f.chunks && i < FAKE_MAX_CHUNKS; i++)
+			if (x.f.timed[i] && x.f.asked[i] > longest)
+				longest = x.f.asked[i];
+		if (strict)
+			KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+				   x.o.where.perturbed_chunks == x.o.where.chunks,
+				   "drive: a 51 ms batch, strict: every chunk kept perturbed (%u of %u)",
+				   x.o.where.perturbed_chunks, x.o.where.chunks);
+		else
+			KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+				   x.o.where.perturbed_chunks == 0 &&
+				   longest <= 2 &&
+				   x.o.total_invocations == 3 * 128,
+				   "drive: a 51 ms batch with split_batch: chunks sized by time (%u elements at most), none kept (%u retried, %u kept)",
+				   longest, x.o.where.retried_chunks,
+				   x.o.where.chunks);
+	}
+}
+
 /* What entered, as the results file and dmesg say it. */
 static void test_entered_format(void)
 {
@@ -2132,6 +2175,7 @@ int main(void)
 	test_batch_chunk();
 	test_drive_batches();
 	test_drive_split_batch();
+	test_drive_long_batch();
 	test_drive_interrupted();
 	test_entered_format();
 	test_drive_ends();

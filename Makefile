@@ -26,6 +26,7 @@ bench_pp_types := include/net/page_pool.h include/net/page_pool/types.h
 # (an unbalanced parenthesis cannot stand in a call's arguments)
 bench_netmem_bulk := page_pool_put_netmem_bulk(netmem_ref *
 bench_kzalloc_obj := define kzalloc_obj(
+bench_rdmsrq_safe := int rdmsrq_safe(
 bench_features = \
 	$(if $(wildcard $(srctree)/include/net/page_pool/helpers.h), \
 		-DBENCH_HAVE_PAGE_POOL_HELPERS_H) \
@@ -40,7 +41,11 @@ bench_features = \
 	$(call bench_have,KZALLOC_OBJ,$(bench_kzalloc_obj), \
 		include/linux/slab.h) \
 	$(if $(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h), \
-		-DBENCH_HAVE_ASM_CPUID_API_H)
+		-DBENCH_HAVE_ASM_CPUID_API_H) \
+	$(call bench_have,IRQ_STAT_COUNTS,counts[IRQ_COUNT_MAX], \
+		arch/x86/include/asm/hardirq.h) \
+	$(call bench_have,RDMSRQ_SAFE,$(bench_rdmsrq_safe), \
+		arch/x86/include/asm/msr.h)
 
 ifneq ($(KERNELRELEASE),)
 

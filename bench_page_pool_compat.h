@@ -23,6 +23,19 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+/*
+ * Pages an empty alloc cache is refilled with at a time, from the ring
+ * or the page allocator (PP_ALLOC_CACHE_REFILL): every test's timed
+ * chunks hold a whole power of two of them (struct time_bench_suite's
+ * chunk_batch).
+ */
+#ifdef PP_ALLOC_CACHE_REFILL
+#define BENCH_PP_REFILL_BATCH	PP_ALLOC_CACHE_REFILL
+#else
+/* page_pool's own value in every tree that has the macro, 6.1 to 7.2 */
+#define BENCH_PP_REFILL_BATCH	64
+#endif
+
 /* Pages the pool has taken from the page allocator. */
 static inline u32 bench_pp_pages_allocated(const struct page_pool *pool)
 {

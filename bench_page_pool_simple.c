@@ -1179,6 +1179,7 @@ static struct time_bench_suite bench_suite = {
 	.legacy_bits = BENCH_LEGACY_BITS,
 	.params = &bench_params,
 	.priv_size = sizeof(struct bench_pp),
+	.chunk_batch = BENCH_PP_REFILL_BATCH,
 	.short_run = "page allocation failed",
 	.config = bench_config_opts,
 	.nr_config = ARRAY_SIZE(bench_config_opts),

@@ -8,6 +8,7 @@
 #include <linux/bitmap.h>
 #include <linux/completion.h>
 #include <linux/interrupt.h>
+#include <linux/kernel_stat.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -20,10 +21,6 @@
 #include "time_bench_internal.h"
 #include "time_bench_stamp.h"
 
-/* Longest stay in one timed stretch, well below RCU stall and soft lockup
- * limits, so that any loops value is split into short chunks.
- */
-#define TIME_BENCH_CHUNK_NS	(10 * NSEC_PER_MSEC)
 /* Untimed first chunk: fills caches (a pool's) and measures the speed. */
 #define TIME_BENCH_WARMUP_LOOPS	1024
 
@@ -35,14 +32,17 @@
  * them.  A NOP carries no run-time value, so OPEN is followed by one
  * TICK per row of the test in the suite's table, which the plugin
  * counts.  SUITE starts a suite's run: the loads of one guest stay
- * apart.  Without the plugin they cost their own execution: two NOPs
- * inside a chunk's stamps, the rest outside.
+ * apart.  DROP, after a window's END, says that other work entered it
+ * and the chunk will be measured again: the plugin leaves that window
+ * out, as the results do.  Without the plugin they cost their own
+ * execution: two NOPs inside a chunk's stamps, the rest outside.
  */
 #define TIME_BENCH_MARK_SUITE	0x54420001
 #define TIME_BENCH_MARK_OPEN	0x54420002
 #define TIME_BENCH_MARK_TICK	0x54420003
 #define TIME_BENCH_MARK_BEGIN	0x54420004
 #define TIME_BENCH_MARK_END	0x54420005
+#define TIME_BENCH_MARK_DROP	0x54420006
 
 static __always_inline void time_bench_mark(u32 tag)
 {
@@ -62,12 +62,41 @@ static noinline void time_bench_mark_open(unsigned int row)
 		time_bench_mark(TIME_BENCH_MARK_TICK);
 }
 
-/* The task's context switches so far: a difference across a window
- * says another task's work entered it.
+/*
+ * What has entered this task's windows on @cpu so far, by kind (enum
+ * time_bench_kind): the task's context switches, and @cpu's interrupts,
+ * softirqs, NMIs and, with @smi, this CPU's SMIs.  Read before a
+ * chunk's first stamp and after its second, the difference says what
+ * entered the window; anything that comes between a read and its stamp
+ * is counted too, and only makes the chunk run again.
  */
-static unsigned long time_bench_switches(void)
+static void time_bench_count(u64 *n, int cpu, bool smi)
 {
-	return READ_ONCE(current->nvcsw) + READ_ONCE(current->nivcsw);
+	u64 softirqs = 0;
+	unsigned int i;
+
+	n[TIME_BENCH_SWITCH] = READ_ONCE(current->nvcsw) +
+			       READ_ONCE(current->nivcsw);
+	n[TIME_BENCH_IRQ] = READ_ONCE(kstat_cpu(cpu).irqs_sum);
+	for (i = 0; i < NR_SOFTIRQS; i++)
+		softirqs += READ_ONCE(kstat_cpu(cpu).softirqs[i]);
+	n[TIME_BENCH_SOFTIRQ] = softirqs;
+	time_bench_arch_irqs(cpu, &n[TIME_BENCH_TIMER], &n[TIME_BENCH_NMI],
+			     &n[TIME_BENCH_IPI]);
+	if (!smi || time_bench_read_smi(&n[TIME_BENCH_SMI]))
+		n[TIME_BENCH_SMI] = 0;
+}
+
+/* Whether this CPU's SMIs can be counted; said once a load if not. */
+static bool time_bench_smi_counted(const struct time_bench_suite *s)
+{
+	u64 count;
+	int err = time_bench_read_smi(&count);
+
+	if (err)
+		tb_info(s, "SMIs not counted: MSR_SMI_COUNT (0x34) cannot be read here (error %d); an SMI inside a window would go unseen\n",
+			err);
+	return !err;
 }
 
 /*
@@ -80,20 +109,34 @@ void time_bench_chunk_here(struct time_bench_run *run)
 {
 	const struct time_bench_context *ctx = run->test->context;
 	struct time_bench_chunk *c = run->chunk;
-	unsigned long switches;
+	bool smi = run->suite->state->smi_counted;
+	u64 before[TIME_BENCH_KINDS], after[TIME_BENCH_KINDS];
+	int cpu = raw_smp_processor_id();
+	unsigned int k;
 
 	if (run->timed)
 		time_bench_mark_open(run->idx);
-	switches = time_bench_switches();
+	time_bench_count(before, cpu, smi);
 	time_bench_start(&c->start);
 	time_bench_mark(TIME_BENCH_MARK_BEGIN);
 	c->completed = run->test->body(run->priv, c->loops);
 	time_bench_mark(TIME_BENCH_MARK_END);
 	time_bench_stop(&c->stop);
-
-	c->switches = time_bench_switches() - switches;
-	c->preemptible = preemptible();
+	/* A window that moved (PREEMPT_RT) holds a switch: the SMIs of
+	 * another CPU say nothing of it
+	 */
 	c->cpu = raw_smp_processor_id();
+	time_bench_count(after, cpu, smi && c->cpu == cpu);
+	if (c->cpu != cpu)
+		after[TIME_BENCH_SMI] = before[TIME_BENCH_SMI];
+	for (k = 0; k < TIME_BENCH_KINDS; k++)
+		c->entered.n[k] = min_t(u64, after[k] - before[k], U32_MAX);
+	/* The driver will measure it again (time_bench_retry_chunk()) */
+	if (run->timed && c->may_retry && c->completed >= c->loops &&
+	    time_bench_entered_any(&c->entered))
+		time_bench_mark(TIME_BENCH_MARK_DROP);
+
+	c->preemptible = preemptible();
 	c->in_softirq = in_serving_softirq();
 	c->in_context = ctx->here ? ctx->here(run) : true;
 	run->chunk_task = current;
@@ -351,6 +394,9 @@ static int time_bench_measure(struct time_bench_run *run)
 		.ops = &time_bench_glue_ops,
 		.arg = run,
 		.chunk_ns = TIME_BENCH_CHUNK_NS,
+		.batch = run->suite->chunk_batch,
+		.split_batch = run->suite->state->ins.clock !=
+			       TIME_BENCH_CLOCK_INSTRUCTIONS,
 	};
 	struct time_bench_plan plan;
 
@@ -508,6 +554,7 @@ static void time_bench_announce(struct time_bench_suite *s)
 	tb_info(s, "instrument: clock=%s accel=%s\n",
 		time_bench_clock_name(st->ins.clock),
 		time_bench_accel_name(st->ins.accel));
+	st->smi_counted = time_bench_smi_counted(s);
 	time_bench_measure_overhead(&st->overhead);
 	time_bench_print_overhead(s);
 	st->pmu_error = time_bench_pmu_open(st);

@@ -196,6 +196,11 @@ struct time_bench_suite {
 	unsigned long legacy_bits;	/* run_flags bits of tests=legacy */
 	struct time_bench_params *params;
 	size_t priv_size;	/* a test's state: run->priv, zeroed */
+	/* The bodies work in batches of this many iterations (a pool's
+	 * refill): every timed chunk holds chunk_batch * 2^k of them, so
+	 * each holds the same share of the batches' cost; 0: any length
+	 */
+	unsigned int chunk_batch;
 	const char *short_run;	/* why a body stops short */
 	const struct time_bench_config_opt *config;	/* appended */
 	unsigned int nr_config;

@@ -4,10 +4,66 @@
  * module and into the user-space unit tests (tests/), which drive it
  * with a fake clock.
  */
+#include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 
 #include "time_bench_driver.h"
+
+static const char *const time_bench_kind_names[TIME_BENCH_KINDS] = {
+	[TIME_BENCH_SWITCH] = "switch",
+	[TIME_BENCH_IRQ] = "irq",
+	[TIME_BENCH_TIMER] = "timer",
+	[TIME_BENCH_IPI] = "ipi",
+	[TIME_BENCH_NMI] = "nmi",
+	[TIME_BENCH_SOFTIRQ] = "softirq",
+	[TIME_BENCH_SMI] = "smi",
+};
+
+/* Did any other work enter the window? */
+bool time_bench_entered_any(const struct time_bench_entered *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < TIME_BENCH_KINDS; k++)
+		if (e->n[k])
+			return true;
+	return false;
+}
+
+/* Adds @e's counts into @sum, saturating. */
+static void time_bench_entered_add(struct time_bench_entered *sum,
+				   const struct time_bench_entered *e)
+{
+	unsigned int k;
+
+	for (k = 0; k < TIME_BENCH_KINDS; k++)
+		sum->n[k] = e->n[k] > U32_MAX - sum->n[k] ?
+			    U32_MAX : sum->n[k] + e->n[k];
+}
+
+/*
+ * "timer:2,softirq:2": the kinds that entered, in the order of enum
+ * time_bench_kind, or "-" if none did.  @size: TIME_BENCH_ENTERED_LEN.
+ */
+const char *time_bench_format_entered(char *buf, size_t size,
+				      const struct time_bench_entered *e)
+{
+	size_t len = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < TIME_BENCH_KINDS; k++) {
+		if (!e->n[k])
+			continue;
+		len += scnprintf(buf + len, size - len, "%s%s:%u",
+				 len ? "," : "", time_bench_kind_names[k],
+				 e->n[k]);
+	}
+	if (!len)
+		scnprintf(buf, size, "-");
+	return buf;
+}
 
 /* Notes where a timed chunk ran. */
 static void time_bench_note_where(struct time_bench_where *w,
@@ -20,7 +76,10 @@ static void time_bench_note_where(struct time_bench_where *w,
 	w->softirq_chunks += c->in_softirq;
 	w->context_chunks += c->in_context;
 	w->preemptible_chunks += c->preemptible;
-	w->perturbed_chunks += !!c->switches;
+	if (time_bench_entered_any(&c->entered)) {
+		w->perturbed_chunks++;
+		time_bench_entered_add(&w->perturbed_entered, &c->entered);
+	}
 }
 
 /*
@@ -40,14 +99,68 @@ const char *time_bench_where_name(const struct time_bench_where *w,
 	return "mixed";
 }
 
+/*
+ * Iterations of the next chunk: @want (the driver's size by time) or
+ * the @remaining ones of the repetition if fewer, made batch * 2^k, the
+ * largest not above them and at least one batch; @remaining itself if
+ * it is less than a batch (a loops= that is not a multiple of it).
+ *
+ * A family whose body works in batches (page_pool refills its alloc
+ * cache 64 pages at a time) gives their size: a chunk of any length
+ * holds floor or ceil(length / batch) of them by where it starts, so
+ * chunks of varying length (the retries' halves, a repetition's last
+ * one) give repetitions a varying share of the batches' cost.  A whole
+ * number of batches holds length / batch of them wherever it starts,
+ * and halving keeps it whole down to one batch.
+ */
+u64 time_bench_batch_chunk(u64 want, u64 remaining, u64 batch)
+{
+	u64 n;
+
+	if (want > remaining)
+		want = remaining;
+	if (batch <= 1)
+		return want;
+	if (remaining < batch)
+		return remaining;
+	for (n = batch; n <= want / 2; n *= 2)
+		;
+	return n;
+}
+
+/*
+ * Iterations per repetition sized by time, @loops, made a whole number
+ * of @unit (the chunk the driver would run next, batch * 2^k): the
+ * nearest, at least one and within [@min_loops, @max_loops] where a
+ * multiple is, so that a repetition is whole chunks and not a string of
+ * smaller ones for its rest, each chunk costing its stamps.
+ */
+u64 time_bench_batch_loops(u64 loops, u64 unit, u64 min_loops, u64 max_loops)
+{
+	u64 n, rem;
+
+	if (unit <= 1 || unit > max_loops)
+		return loops;
+	n = div64_u64_rem(loops, unit, &rem);
+	if (!n || rem >= unit - rem)
+		n++;
+	if (n > div64_u64(max_loops, unit))
+		n = div64_u64(max_loops, unit);
+	if (n * unit < min_loops && n < div64_u64(max_loops, unit))
+		n++;
+	return n * unit;
+}
+
 /* One chunk of @loops iterations; sizes the next one from its speed. */
 static enum time_bench_end
-time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
+time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed,
+		       bool may_retry)
 {
 	struct time_bench_chunk *c = &d->chunk;
 
 	memset(c, 0, sizeof(*c));
 	c->loops = loops;
+	c->may_retry = timed && may_retry;
 	d->ops->run_chunk(d->arg, c, timed);
 	if (c->error) {
 		d->error = c->error;
@@ -61,20 +174,49 @@ time_bench_drive_chunk(struct time_bench_driver *d, u64 loops, bool timed)
 }
 
 /*
- * A timed chunk whose task was switched out while the body ran holds
- * another task's work: it does not count, and runs again, unless it
- * already ran again TIME_BENCH_RETRIES times.
+ * A timed chunk whose window other work entered while the body ran (its
+ * task switched out, an interrupt, a softirq, an NMI or SMI) holds that
+ * work: it does not count, and runs again, half as long, unless it
+ * already ran again TIME_BENCH_RETRIES times (then it was not sent
+ * with may_retry).
  */
 static bool time_bench_retry_chunk(struct time_bench_driver *d, u32 *tries)
 {
 	const struct time_bench_chunk *c = &d->chunk;
 
-	if (!c->switches || c->completed < c->loops ||
-	    ++*tries > TIME_BENCH_RETRIES)
+	if (!c->may_retry || !time_bench_entered_any(&c->entered) ||
+	    c->completed < c->loops)
 		return false;
+	++*tries;
 	d->where.retried_chunks++;
 	d->where.retried_invocations += c->completed;
+	time_bench_entered_add(&d->where.retried_entered, &c->entered);
+	/* Half as long each try: it then fits between interrupts that
+	 * come more often than a chunk, e.g. the scheduler's hrtick at
+	 * the end of a slice shorter than a chunk, while another task
+	 * waits (7.x).  time_bench_batch_chunk() keeps it whole batches.
+	 */
+	if (c->loops > 1)
+		d->next_chunk = c->loops / 2;
+	/* One batch is the shortest chunk of whole batches; a clock that
+	 * measures the machine (a host that deschedules a vCPU inside a
+	 * window that a batch of a slow path fills) may go below it
+	 */
+	d->split = d->split_batch && c->loops <= d->batch;
 	return true;
+}
+
+/*
+ * The batch the next chunk is made of: d->batch, or none (1) where
+ * split_batch lets it go: for a retry below one batch, and where one
+ * batch is longer than a chunk's time (a slow path on a debug kernel
+ * under emulation: 64 elements of 50 ms hold a dozen ticks).
+ */
+static u64 time_bench_batch_of(const struct time_bench_driver *d)
+{
+	if (d->split_batch && (d->split || d->next_chunk < d->batch))
+		return 1;
+	return d->batch;
 }
 
 /*
@@ -90,17 +232,19 @@ time_bench_run_loops(struct time_bench_driver *d, u64 max_loops, u64 max_ns,
 	u64 loops;
 
 	while (rec->invocations < max_loops && rec->ns < max_ns) {
-		loops = max_loops - rec->invocations;
-		if (d->next_chunk < loops)
-			loops = d->next_chunk;
+		loops = time_bench_batch_chunk(d->next_chunk,
+					       max_loops - rec->invocations,
+					       time_bench_batch_of(d));
 		if (d->ops->stop(d->arg))
 			return TIME_BENCH_STOPPED;
-		end = time_bench_drive_chunk(d, loops, timed);
+		end = time_bench_drive_chunk(d, loops, timed,
+					     tries < TIME_BENCH_RETRIES);
 		if (end == TIME_BENCH_FAILED)
 			return end;
 		if (timed && time_bench_retry_chunk(d, &tries))
 			continue;
 		tries = 0;
+		d->split = false;
 		time_bench_account(rec, &d->chunk.start, &d->chunk.stop,
 				   d->chunk.completed);
 		if (end == TIME_BENCH_SHORT) {
@@ -135,7 +279,14 @@ time_bench_calibrate(struct time_bench_driver *d, u64 rep_ns, u64 min_loops,
 				    cal.ns ? cal.ns : 1);
 	if (loops < min_loops)
 		loops = min_loops;
-	*per_rep = loops > max_loops ? max_loops : loops;
+	if (loops > max_loops)
+		loops = max_loops;
+	*per_rep = d->batch <= 1 ? loops :
+		   time_bench_batch_loops(loops,
+					  time_bench_batch_chunk(d->next_chunk,
+								 U64_MAX,
+								 d->batch),
+					  min_loops, max_loops);
 	return TIME_BENCH_DONE;
 }
 
@@ -181,7 +332,7 @@ time_bench_drive(struct time_bench_driver *d, const struct time_bench_plan *p,
 	u32 r;
 
 	d->phase = TIME_BENCH_WARMUP;
-	end = time_bench_drive_chunk(d, p->warmup_loops, false);
+	end = time_bench_drive_chunk(d, p->warmup_loops, false, false);
 	if (end != TIME_BENCH_DONE)
 		return end;
 	o->reps = p->reps;

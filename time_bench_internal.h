@@ -23,6 +23,7 @@
 #ifndef _TIME_BENCH_INTERNAL_H
 #define _TIME_BENCH_INTERNAL_H
 
+#include <linux/jiffies.h>
 #include <linux/printk.h>
 #include <linux/timex.h>
 #ifdef CONFIG_X86
@@ -37,6 +38,14 @@
 	pr_err("%s: " fmt, (suite)->name, ##__VA_ARGS__)
 #define tb_info(suite, fmt, ...) \
 	pr_info("%s: " fmt, (suite)->name, ##__VA_ARGS__)
+
+/* Longest stay in one timed stretch, well below RCU stall and soft lockup
+ * limits, so that any loops value is split into short chunks: a quarter
+ * of a tick (1 ms at HZ=250), so that three chunks in four miss the
+ * tick, and the one after a chunk the tick hit misses it
+ * (doc/windows.rst says how it was chosen).
+ */
+#define TIME_BENCH_CHUNK_NS	(TICK_NSEC / 4)
 
 #define TIME_BENCH_SKIP_LEN	112
 /* Room for a u64 with two decimals */
@@ -78,6 +87,7 @@ struct time_bench_state {
 	struct perf_event *pmu_insn;
 	struct perf_event *pmu_cyc;
 	int pmu_error;
+	bool smi_counted;	/* MSR_SMI_COUNT reads on this CPU */
 	struct dentry *dir;
 };
 

@@ -85,20 +85,25 @@ void time_bench_print_cpu_sum(const char *name,
 }
 
 /*
- * After a test's lines, when its task was switched out inside a timed
- * window: how often, and whether the figure above holds that work.
+ * After a test's lines, when other work entered a timed window: what
+ * entered, and whether the figure above holds it.
  */
 void time_bench_print_window(const struct time_bench_suite *s,
 			     const char *name,
 			     const struct time_bench_where *w)
 {
+	char kept[TIME_BENCH_ENTERED_LEN], retried[TIME_BENCH_ENTERED_LEN];
+
+	time_bench_format_entered(kept, sizeof(kept), &w->perturbed_entered);
+	time_bench_format_entered(retried, sizeof(retried),
+				  &w->retried_entered);
 	if (w->perturbed_chunks)
-		tb_err(s, "%s: %u of %u timed chunks hold another task's work (its task was switched out inside them on each of %u tries): the figure is not the test's own\n",
-		       name, w->perturbed_chunks, w->chunks,
+		tb_err(s, "%s: %u of %u timed chunks hold other work (%s), which entered them on each of %u tries: the figure is not the test's own\n",
+		       name, w->perturbed_chunks, w->chunks, kept,
 		       TIME_BENCH_RETRIES + 1);
 	else if (w->retried_chunks)
-		tb_info(s, "%s: %u timed chunks measured again: another task ran inside them\n",
-			name, w->retried_chunks);
+		tb_info(s, "%s: %u timed chunks measured again: other work entered them (%s)\n",
+			name, w->retried_chunks, retried);
 }
 
 void time_bench_print_overhead(const struct time_bench_suite *s)
@@ -106,7 +111,7 @@ void time_bench_print_overhead(const struct time_bench_suite *s)
 	const struct time_bench_overhead *ovh = &s->state->overhead;
 	char v[4][TIME_BENCH_NUM_LEN];
 
-	tb_info(s, "overhead: cycle counter read %s cycles, clock read %s cycles (%s ns), empty loop %s cycles per iteration; two reads of each per chunk of about 10 ms\n",
+	tb_info(s, "overhead: cycle counter read %s cycles, clock read %s cycles (%s ns), empty loop %s cycles per iteration; two reads of each per chunk of about %u us\n",
 		time_bench_format_milli(v[0], sizeof(v[0]),
 					ovh->cycle_read_milli),
 		time_bench_format_milli(v[1], sizeof(v[1]),
@@ -114,5 +119,6 @@ void time_bench_print_overhead(const struct time_bench_suite *s)
 		time_bench_format_milli(v[2], sizeof(v[2]),
 					ovh->clock_read_milli_ns),
 		time_bench_format_milli(v[3], sizeof(v[3]),
-					ovh->empty_loop_milli_cycles));
+					ovh->empty_loop_milli_cycles),
+		(unsigned int)(TIME_BENCH_CHUNK_NS / NSEC_PER_USEC));
 }

@@ -141,6 +141,7 @@ static void time_bench_seq_main(struct seq_file *m, unsigned int row,
 				const struct time_bench_outcome *o)
 {
 	const struct time_bench_record *rec = &o->recs[o->median_rep];
+	char entered[TIME_BENCH_ENTERED_LEN];
 	struct time_bench_fixed cyc, ns;
 
 	cyc = time_bench_div_fixed(rec->cycles, rec->invocations, 3, true);
@@ -152,10 +153,16 @@ static void time_bench_seq_main(struct seq_file *m, unsigned int row,
 		   o->loops, rec->invocations, o->total_invocations,
 		   rec->cycles, rec->ns, o->where.chunks, cyc.whole, cyc.frac,
 		   ns.whole, ns.frac);
-	/* Whether other tasks' work could enter the windows, and did */
+	/* Whether other work could enter the windows, and what did */
 	seq_printf(m, " preemptible_chunks=%u retried_chunks=%u perturbed_chunks=%u",
 		   o->where.preemptible_chunks, o->where.retried_chunks,
 		   o->where.perturbed_chunks);
+	seq_printf(m, " retried_entered=%s",
+		   time_bench_format_entered(entered, sizeof(entered),
+					     &o->where.retried_entered));
+	seq_printf(m, " perturbed_entered=%s",
+		   time_bench_format_entered(entered, sizeof(entered),
+					     &o->where.perturbed_entered));
 }
 
 static void time_bench_seq_test(struct seq_file *m,

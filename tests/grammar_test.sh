@@ -227,6 +227,9 @@ good	as-written	format2	{ print }
 good	blank-lines	small	FIRST { print ""; print "   " } { print }
 good	unknown-key	small	NR == 2 { print "later_key: a header line of a later version" } { print }
 good	crlf	small	{ print $0 "\r" }
+good	window-kinds	small	FIRST { sub(/ perturbed_chunks=0 /, " perturbed_chunks=0 retried_entered=switch:1,irq:2,timer:3,ipi:4,nmi:5,softirq:6,smi:7 perturbed_entered=- ") } { print }
+bad	window-kind-unknown	small	FIRST { sub(/ perturbed_chunks=0 /, " perturbed_chunks=0 retried_entered=tick:1 perturbed_entered=- ") } { print }
+bad	window-kind-no-count	small	FIRST { sub(/ perturbed_chunks=0 /, " perturbed_chunks=0 retried_entered=timer perturbed_entered=- ") } { print }
 '
 
 # FILE:LINE of the first line a reader said, or nothing, in $at; read

@@ -271,7 +271,8 @@ static void fake_run_chunk(void *arg, struct time_bench_chunk *c,
 	c->in_context = !elsewhere;
 	if (timed && f->switched_left) {
 		f->switched_left--;
-		c->switches = 1;
+		c->entered.n[TIME_BENCH_SWITCH] = 1;
+		c->entered.n[TIME_BENCH_TIMER] = 1;
 	}
 }
 

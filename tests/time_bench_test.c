@@ -1303,6 +1303,7 @@ struct fake {
 	u32 stop_call;		/* 1-based; 0: never */
 	u32 stop_calls;
 	u32 chunks;
+	u32 timed_chunks;	/* all of them, past FAKE_MAX_CHUNKS too */
 	u64 asked[FAKE_MAX_CHUNKS];
 	bool timed[FAKE_MAX_CHUNKS];
 	int cpu_every;		/* move to the next CPU every N chunks */
@@ -1319,7 +1320,23 @@ struct fake {
 	 */
 	u32 switched_from, switched_to;
 	u64 switched_ns;
+	/* what entered those chunks; none given: two switches */
+	struct time_bench_entered switched_entered;
+	/* a periodic interrupt (a tick) every tick_ns of the fake clock,
+	 * from its start: a window it falls in holds a timer interrupt
+	 * and a softirq, and tick_cost_ns more
+	 */
+	u64 tick_ns, tick_cost_ns;
+	/* an interrupt in every chunk that runs longer than this, as the
+	 * hrtick at the end of a scheduler slice
+	 */
+	u64 slice_ns;
 	bool preemptible;
+	/* a body that works in batches: every refill_every-th iteration
+	 * of all it ran (its phase carries over from chunk to chunk, the
+	 * warm-up's and retried ones' included) costs refill_ps more
+	 */
+	u64 refill_every, refill_ps;
 };
 
 static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
@@ -1328,6 +1345,7 @@ static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
 	u64 n = c->loops, ps;
 
 	f->chunks++;
+	f->timed_chunks += timed;
 	if (f->chunks <= FAKE_MAX_CHUNKS) {
 		f->asked[f->chunks - 1] = c->loops;
 		f->timed[f->chunks - 1] = timed;
@@ -1344,12 +1362,28 @@ static void fake_run_chunk(void *arg, struct time_bench_chunk *c, bool timed)
 	c->start.cycles = f->now_ns * f->cycles_per_ns;
 	f->now_ns += (u64)((unsigned __int128)n * ps / 1000) +
 		     f->chunk_ns_extra;
+	if (f->refill_every)
+		f->now_ns += ((f->ran + n) / f->refill_every -
+			      f->ran / f->refill_every) * f->refill_ps / 1000;
 	c->completed = n;
 	f->ran += n;
 	if (f->switched_from && f->chunks >= f->switched_from &&
 	    f->chunks <= f->switched_to) {
-		c->switches = 2;
+		c->entered = f->switched_entered;
+		if (!time_bench_entered_any(&c->entered))
+			c->entered.n[TIME_BENCH_SWITCH] = 2;
 		f->now_ns += f->switched_ns;
+	}
+	if (f->tick_ns) {
+		u64 ticks = f->now_ns / f->tick_ns - c->start.ns / f->tick_ns;
+
+		c->entered.n[TIME_BENCH_TIMER] += ticks;
+		c->entered.n[TIME_BENCH_SOFTIRQ] += ticks;
+		f->now_ns += ticks * f->tick_cost_ns;
+	}
+	if (f->slice_ns && f->now_ns - c->start.ns > f->slice_ns) {
+		c->entered.n[TIME_BENCH_TIMER]++;
+		f->now_ns += f->tick_cost_ns;
 	}
 	c->stop.ns = f->now_ns;
 	c->stop.cycles = f->now_ns * f->cycles_per_ns;
@@ -1621,7 +1655,7 @@ static void test_drive_where(void)
  */
 static void test_drive_switched(void)
 {
-	u32 i, timed = 0;
+	u32 timed;
 	struct drive x;
 
 	/* loops=40000, 2 reps: the warm-up (chunk 1) and the first two
@@ -1650,7 +1684,7 @@ static void test_drive_switched(void)
 		   x.recs[0].ns == 40000 * 10 && x.cyc[0] == 20000,
 		   "drive: what they cost counts nowhere (%llu ns, %llu thousandths of a cycle)",
 		   x.recs[0].ns, x.cyc[0]);
-	KTAP_CHECK(x.o.where.preemptible_chunks == 3,
+	KTAP_CHECK(x.o.where.preemptible_chunks == x.o.where.chunks,
 		   "drive: preemptible windows counted (%u)",
 		   x.o.where.preemptible_chunks);
 
@@ -1664,8 +1698,7 @@ static void test_drive_switched(void)
 	x.f.switched_to = U32_MAX;
 	x.f.switched_ns = 1 * MS;
 	drive_run(&x);
-	for (i = 0; i < x.f.chunks && i < FAKE_MAX_CHUNKS; i++)
-		timed += x.f.timed[i];
+	timed = x.f.timed_chunks;
 	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
 		   x.o.where.perturbed_chunks == x.o.where.chunks &&
 		   x.o.where.retried_chunks ==
@@ -1678,6 +1711,376 @@ static void test_drive_switched(void)
 		   x.o.where.preemptible_chunks == 0,
 		   "drive: a perturbed run still measures every repetition's loops (%llu)",
 		   x.o.total_invocations);
+}
+
+/*
+ * A tick every 4 ms, each costing 20 us inside the window it falls in:
+ * chunks of a quarter tick, as the module sizes them.  A chunk the tick
+ * hit runs again and misses it (the next tick is 4 ms away); the figure
+ * is the body's alone, and the results say what was retried.
+ */
+static void test_drive_ticks(void)
+{
+	struct drive x;
+	u32 r, clean = 0;
+
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.plan.reps = 10;
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	for (r = 0; r < x.plan.reps; r++)
+		clean += x.recs[r].ns == x.recs[r].invocations * 10;
+	KTAP_CHECK(x.end == TIME_BENCH_DONE && clean == x.plan.reps &&
+		   x.o.where.perturbed_chunks == 0 &&
+		   !time_bench_entered_any(&x.o.where.perturbed_entered),
+		   "drive: ticks in 1 ms chunks: every repetition reads the body's 10 ns alone (%u of %u clean, %u perturbed)",
+		   clean, x.plan.reps, x.o.where.perturbed_chunks);
+	KTAP_CHECK(x.o.where.retried_chunks &&
+		   x.o.where.retried_chunks * 3 < x.o.where.chunks &&
+		   x.o.where.retried_entered.n[TIME_BENCH_TIMER] ==
+		   x.o.where.retried_chunks &&
+		   x.o.where.retried_entered.n[TIME_BENCH_SOFTIRQ] ==
+		   x.o.where.retried_chunks &&
+		   !x.o.where.retried_entered.n[TIME_BENCH_SWITCH],
+		   "drive: about one chunk in four held the tick and ran again, counted by kind (%u of %u; timer %u, softirq %u)",
+		   x.o.where.retried_chunks, x.o.where.chunks,
+		   x.o.where.retried_entered.n[TIME_BENCH_TIMER],
+		   x.o.where.retried_entered.n[TIME_BENCH_SOFTIRQ]);
+
+	/* 10 ms chunks (the engine's before): every first try holds two
+	 * or three ticks; halved twice, a retry gets between two
+	 */
+	drive_init(&x);
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.where.perturbed_chunks == 0 &&
+		   x.o.where.retried_chunks >= x.o.where.chunks / 2 &&
+		   x.o.where.retried_entered.n[TIME_BENCH_TIMER] >=
+		   x.o.where.retried_chunks,
+		   "drive: ticks in 10 ms chunks: most tries hold one or more, the figure is clean only by retrying (%u retried for %u kept, timer %u)",
+		   x.o.where.retried_chunks, x.o.where.chunks,
+		   x.o.where.retried_entered.n[TIME_BENCH_TIMER]);
+}
+
+/*
+ * An interrupt at the end of every 0.75 ms slice (7.x's hrtick while
+ * another task waits) hits every 1 ms chunk: its retry, half as long,
+ * misses it.
+ */
+static void test_drive_slices(void)
+{
+	struct drive x;
+	u32 r, clean = 0;
+
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.plan.reps = 10;
+	x.f.slice_ns = 750000;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	for (r = 0; r < x.plan.reps; r++)
+		clean += x.recs[r].ns == x.recs[r].invocations * 10;
+	KTAP_CHECK(x.end == TIME_BENCH_DONE && clean == x.plan.reps &&
+		   x.o.where.perturbed_chunks == 0 &&
+		   x.o.where.retried_chunks,
+		   "drive: an interrupt in every chunk longer than 0.75 ms: retried half as long, none kept (%u retried, %u of %u clean)",
+		   x.o.where.retried_chunks, clean, x.plan.reps);
+}
+
+/*
+ * An interrupt that enters every try of every chunk (a fast timer on
+ * the CPU): kept after TIME_BENCH_RETRIES retries, perturbed, and what
+ * entered the kept ones and the retried ones are told apart.
+ */
+static void test_drive_interrupted(void)
+{
+	char buf[TIME_BENCH_ENTERED_LEN], want[TIME_BENCH_ENTERED_LEN];
+	struct drive x;
+
+	drive_init(&x);
+	x.plan.loops = 40000;
+	x.plan.reps = 2;
+	x.f.switched_from = 1;
+	x.f.switched_to = U32_MAX;
+	x.f.switched_entered.n[TIME_BENCH_IRQ] = 3;
+	x.f.switched_entered.n[TIME_BENCH_NMI] = 1;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.where.perturbed_chunks == x.o.where.chunks &&
+		   x.o.where.retried_chunks ==
+		   TIME_BENCH_RETRIES * x.o.where.chunks,
+		   "drive: interrupts on every try: %u tries, then kept perturbed (%u of %u, %u retried)",
+		   TIME_BENCH_RETRIES + 1, x.o.where.perturbed_chunks,
+		   x.o.where.chunks, x.o.where.retried_chunks);
+	KTAP_CHECK(x.o.where.perturbed_entered.n[TIME_BENCH_IRQ] ==
+		   3 * x.o.where.chunks &&
+		   x.o.where.perturbed_entered.n[TIME_BENCH_NMI] ==
+		   x.o.where.chunks &&
+		   x.o.where.retried_entered.n[TIME_BENCH_IRQ] ==
+		   3 * x.o.where.retried_chunks,
+		   "drive: the kept chunks' interrupts and the retried ones' counted apart (%u, %u)",
+		   x.o.where.perturbed_entered.n[TIME_BENCH_IRQ],
+		   x.o.where.retried_entered.n[TIME_BENCH_IRQ]);
+	time_bench_format_entered(buf, sizeof(buf),
+				  &x.o.where.perturbed_entered);
+	snprintf(want, sizeof(want), "irq:%u,nmi:%u", 3 * x.o.where.chunks,
+		 x.o.where.chunks);
+	KTAP_CHECK(!strcmp(buf, want),
+		   "entered: kinds in order, only those that entered (%s)",
+		   buf);
+}
+
+/* The contract of time_bench_batch_chunk(), checked on every small case
+ * and on random large ones.
+ */
+static bool batch_chunk_ok(u64 want, u64 remaining, u64 batch, u64 got)
+{
+	u64 cap = want < remaining ? want : remaining, k;
+
+	if (batch <= 1)
+		return got == cap;
+	if (remaining < batch)
+		return got == remaining;
+	if (got % batch)
+		return false;
+	k = got / batch;
+	if (k & (k - 1))			/* batch * 2^j */
+		return false;
+	if (got > remaining)
+		return false;
+	/* the largest such not above cap, or one batch below it */
+	return cap < batch ? got == batch :
+	       got <= cap && (got > cap / 2 || got > U64_MAX / 2);
+}
+
+static void test_batch_chunk(void)
+{
+	static const u64 batches[] = { 0, 1, 3, 64, 100 };
+	u64 want, rem, got, bad = 0, cases = 0;
+	size_t b;
+	u32 i;
+
+	for (b = 0; b < ARRAY_SIZE(batches); b++)
+		for (want = 0; want <= 600; want++)
+			for (rem = 1; rem <= 600; rem++) {
+				got = time_bench_batch_chunk(want, rem,
+							     batches[b]);
+				cases++;
+				bad += !batch_chunk_ok(want, rem, batches[b],
+						       got);
+			}
+	for (i = 0; i < 200000; i++) {
+		u64 batch = ktap_rand() % 1000 + 2;
+
+		want = rnd_mag();
+		rem = rnd_mag();
+		if (!rem)
+			rem = 1;
+		got = time_bench_batch_chunk(want, rem, batch);
+		cases++;
+		if (!batch_chunk_ok(want, rem, batch, got) && bad++ < DIAG_MAX)
+			ktap_diag("batch_chunk(%llu, %llu, %llu) = %llu",
+				  want, rem, batch, got);
+	}
+	KTAP_CHECK(!bad,
+		   "batch_chunk: %llu cases batch * 2^k, the largest within want and remaining, at least a batch, the rest under one (%llu wrong)",
+		   cases, bad);
+	KTAP_CHECK(time_bench_batch_chunk(1000, 1000, 64) == 512 &&
+		   time_bench_batch_chunk(1000, 40, 64) == 40 &&
+		   time_bench_batch_chunk(10, 1000, 64) == 64 &&
+		   time_bench_batch_chunk(U64_MAX, U64_MAX, 64) == 1ULL << 63,
+		   "batch_chunk: 1000 -> 512, a remainder of 40 -> 40, 10 -> 64, U64_MAX -> 2^63");
+	KTAP_CHECK(time_bench_batch_loops(1000, 64, 1000, U32_MAX) == 1024 &&
+		   time_bench_batch_loops(25600, 8192, 1000, U32_MAX) == 24576 &&
+		   time_bench_batch_loops(28672, 8192, 1000, U32_MAX) == 32768 &&
+		   time_bench_batch_loops(1000, 4096, 1000, U32_MAX) == 4096 &&
+		   time_bench_batch_loops(1100, 1024, 1100, U32_MAX) == 2048 &&
+		   time_bench_batch_loops(U32_MAX, 64, 1000, U32_MAX) ==
+		   U32_MAX - 63 &&
+		   time_bench_batch_loops(1000, 0, 1000, U32_MAX) == 1000 &&
+		   time_bench_batch_loops(10, 64, 1, 32) == 10,
+		   "batch_loops: the nearest whole number of chunks, at least one and min_loops, at most max_loops; unchanged without a unit or above max_loops");
+}
+
+/*
+ * A body that refills every 64 iterations, 40 times the cost of one,
+ * a tick every 4 ms: with chunks of whole batches every repetition
+ * holds the same refills, and the retries (halves) keep it so, so every
+ * repetition reads the same; with chunks of any length they do not.
+ */
+static void test_drive_batches(void)
+{
+	u32 i, r, whole = 0, timed = 0, same = 0;
+	struct drive x;
+
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.d.batch = 64;
+	x.plan.time_ns = 100 * MS;
+	x.plan.reps = 10;
+	x.f.ps_per_iter = 4300000;		/* 4.3 us */
+	x.f.refill_every = 64;
+	x.f.refill_ps = 40 * x.f.ps_per_iter;
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	for (i = 0; i < x.f.chunks && i < FAKE_MAX_CHUNKS; i++) {
+		u64 k = x.f.asked[i] / 64;
+
+		if (!x.f.timed[i])
+			continue;
+		timed++;
+		whole += !(x.f.asked[i] % 64) && !(k & (k - 1));
+	}
+	for (r = 0; r < x.plan.reps; r++)
+		same += x.ns[r] == x.ns[0];
+	KTAP_CHECK(x.end == TIME_BENCH_DONE && !(x.o.loops % 64) &&
+		   timed && whole == timed && x.o.where.retried_chunks &&
+		   x.f.chunks <= FAKE_MAX_CHUNKS,
+		   "drive: batch 64: %llu loops a repetition, every timed chunk 64 * 2^k, retries included (%u of %u, %u retried)",
+		   x.o.loops, whole, timed, x.o.where.retried_chunks);
+	KTAP_CHECK(same == x.plan.reps && x.o.where.perturbed_chunks == 0 &&
+		   x.o.cycles.min == x.o.cycles.median &&
+		   x.o.cycles.min == x.o.cycles.max,
+		   "drive: batch 64: every repetition holds loops / 64 refills, min = median = max (%llu, %llu, %llu thousandths of a cycle)",
+		   x.o.cycles.min, x.o.cycles.median, x.o.cycles.max);
+
+	/* the same without batches, 1000 loops a repetition: the
+	 * repetitions part
+	 */
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.plan.reps = 10;
+	x.plan.loops = 1000;	/* 15.625 refills: 15 or 16 by phase */
+	x.f.ps_per_iter = 4300000;
+	x.f.refill_every = 64;
+	x.f.refill_ps = 40 * x.f.ps_per_iter;
+	x.f.tick_ns = 4 * MS;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.cycles.min < x.o.cycles.max,
+		   "drive: without batches the refills' share parts the repetitions (min %llu, max %llu thousandths of a cycle)",
+		   x.o.cycles.min, x.o.cycles.max);
+}
+
+/*
+ * A batch longer than the gaps between interrupts (a slow path under
+ * emulation timing cycles, its vCPU descheduled by the host): every
+ * chunk of whole batches is hit.  Strict, each is kept perturbed after
+ * its last try; with split_batch the retries go below one batch and
+ * find clean windows.
+ */
+static void test_drive_split_batch(void)
+{
+	u32 i, below = 0;
+	struct drive x;
+
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.d.batch = 64;
+	x.plan.loops = 1024;
+	x.plan.reps = 3;
+	x.f.ps_per_iter = 9500000;		/* 64 of them: 0.61 ms */
+	x.f.slice_ns = 400000;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.where.perturbed_chunks == x.o.where.chunks,
+		   "drive: batch 64 longer than the gaps: strict, every chunk kept perturbed (%u of %u)",
+		   x.o.where.perturbed_chunks, x.o.where.chunks);
+
+	drive_init(&x);
+	x.d.chunk_ns = 1 * MS;
+	x.d.batch = 64;
+	x.d.split_batch = true;
+	x.plan.loops = 1024;
+	x.plan.reps = 3;
+	x.f.ps_per_iter = 9500000;
+	x.f.slice_ns = 400000;
+	x.f.tick_cost_ns = 20000;
+	drive_run(&x);
+	for (i = 0; i < x.f.chunks && i < FAKE_MAX_CHUNKS; i++)
+		below += x.f.timed[i] && x.f.asked[i] < 64;
+	KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+		   x.o.where.perturbed_chunks == 0 && below &&
+		   x.o.total_invocations == 3 * 1024 &&
+		   x.f.chunks <= FAKE_MAX_CHUNKS,
+		   "drive: with split_batch the retries go below the batch, none kept (%u below 64, %u retried, %u kept)",
+		   below, x.o.where.retried_chunks, x.o.where.chunks);
+}
+
+/*
+ * One batch far longer than a chunk's time (a slow path on a debug
+ * kernel under emulation, 0.8 ms an element, a tick every 4 ms): with
+ * split_batch the chunks are sized by time, strict they are whole
+ * batches of 51 ms, each holding a dozen ticks on every try.
+ */
+static void test_drive_long_batch(void)
+{
+	u32 i, longest = 0;
+	struct drive x;
+	int strict;
+
+	for (strict = 1; strict >= 0; strict--) {
+		drive_init(&x);
+		x.d.chunk_ns = 1 * MS;
+		x.d.batch = 64;
+		x.d.split_batch = !strict;
+		x.plan.loops = 128;
+		x.plan.reps = 3;
+		x.f.ps_per_iter = 800000000;	/* 0.8 ms */
+		x.f.tick_ns = 4 * MS;
+		x.f.tick_cost_ns = 20000;
+		drive_run(&x);
+		longest = 0;
+		for (i = 0; i < x.f.chunks && i < FAKE_MAX_CHUNKS; i++)
+			if (x.f.timed[i] && x.f.asked[i] > longest)
+				longest = x.f.asked[i];
+		if (strict)
+			KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+				   x.o.where.perturbed_chunks == x.o.where.chunks,
+				   "drive: a 51 ms batch, strict: every chunk kept perturbed (%u of %u)",
+				   x.o.where.perturbed_chunks, x.o.where.chunks);
+		else
+			KTAP_CHECK(x.end == TIME_BENCH_DONE &&
+				   x.o.where.perturbed_chunks == 0 &&
+				   longest <= 2 &&
+				   x.o.total_invocations == 3 * 128,
+				   "drive: a 51 ms batch with split_batch: chunks sized by time (%u elements at most), none kept (%u retried, %u kept)",
+				   longest, x.o.where.retried_chunks,
+				   x.o.where.chunks);
+	}
+}
+
+/* What entered, as the results file and dmesg say it. */
+static void test_entered_format(void)
+{
+	struct time_bench_entered e = { 0 };
+	char buf[TIME_BENCH_ENTERED_LEN];
+	unsigned int k;
+
+	KTAP_CHECK(!strcmp(time_bench_format_entered(buf, sizeof(buf), &e),
+			   "-") && !time_bench_entered_any(&e),
+		   "entered: nothing is - (%s)", buf);
+	e.n[TIME_BENCH_SMI] = 1;
+	e.n[TIME_BENCH_SWITCH] = 2;
+	KTAP_CHECK(!strcmp(time_bench_format_entered(buf, sizeof(buf), &e),
+			   "switch:2,smi:1") && time_bench_entered_any(&e),
+		   "entered: switch:2,smi:1 (%s)", buf);
+	for (k = 0; k < TIME_BENCH_KINDS; k++)
+		e.n[k] = U32_MAX;
+	time_bench_format_entered(buf, sizeof(buf), &e);
+	/* seven kinds of 10 digits, their names, colons and commas */
+	KTAP_CHECK(strlen(buf) == 7 * 10 + 30 + 7 + 6 &&
+		   !strncmp(buf, "switch:4294967295,irq:4294967295,", 33) &&
+		   !strcmp(buf + strlen(buf) - 15, ",smi:4294967295"),
+		   "entered: every kind at its largest fits (%zu of %d characters)",
+		   strlen(buf), TIME_BENCH_ENTERED_LEN);
 }
 
 /* How runs end early, and what the driver says about it. */
@@ -1767,6 +2170,14 @@ int main(void)
 	test_drive_summary();
 	test_drive_where();
 	test_drive_switched();
+	test_drive_ticks();
+	test_drive_slices();
+	test_batch_chunk();
+	test_drive_batches();
+	test_drive_split_batch();
+	test_drive_long_batch();
+	test_drive_interrupted();
+	test_entered_format();
 	test_drive_ends();
 
 	return ktap_finish();

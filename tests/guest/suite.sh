@@ -10,6 +10,8 @@
 # and kill it), LEAK_RUNS (load/unload cycles of the leak check) and
 # LEAK_ARGS (their parameters), LEAK_LIMIT (pages a load may lose),
 # HOG_ONLY=1 (only the CPU hog beside the module, see hog_check),
+# IRQ_ONLY=1 (only the timer interrupts beside it, see irq_check; with
+# HOG_ONLY=1, both),
 # PERF=0 (no perf check), QUICK=1 (a second CPU model: the kselftest
 # and the legacy lines only), PRECISE=1 (a guest counting instructions,
 # QEMU -icount: only what needs their precision: -n/-o with every
@@ -39,6 +41,7 @@ PERF=1
 QUICK=0
 PRECISE=0
 HOG_ONLY=0
+IRQ_ONLY=0
 GATE=1
 KSFT_ARGS=
 DEBUG=0
@@ -83,9 +86,15 @@ report $? "time_bench is linked into $MODULE, no module of its own"
 # in: such chunks are measured again, and the kselftest passes, or
 # fails the window check naming the hog among the tasks that ran.
 HOG_TESTS=for_loop,atomic_inc,no-softirq-page_pool01,tasklet_page_pool01_fast_path
-if [ "$HOG_ONLY" = 1 ]; then
-	hog_check
-	report $? "a CPU hog beside the module (one vCPU, $(uname -v | grep -o 'PREEMPT[A-Z_]*' | head -n 1)): process windows hold the tests' own work, or the kselftest fails naming it"
+if [ "$HOG_ONLY" = 1 ] || [ "$IRQ_ONLY" = 1 ]; then
+	if [ "$HOG_ONLY" = 1 ]; then
+		hog_check
+		report $? "a CPU hog beside the module (one vCPU, $(uname -v | grep -o 'PREEMPT[A-Z_]*' | head -n 1)): process windows hold the tests' own work, or the kselftest fails naming it"
+	fi
+	if [ "$IRQ_ONLY" = 1 ]; then
+		irq_check
+		report $? "timer interrupts beside the module (one vCPU): each test reads its quiet figure, or the kselftest fails it naming what entered"
+	fi
 	ktap_finished
 fi
 
@@ -180,6 +189,8 @@ if [ "$PRECISE" = 1 ]; then
 	report $? "kselftest -n 2 -o DIR, default parameters: two loads kept with the environment user space read, every check on each ($GATE_ARGS)"
 	hog_check
 	report $? "a CPU hog beside the module (one vCPU): process windows hold the tests' own work, for_loop 3.00 and atomic_inc 4.00 instructions, the twins agree"
+	irq_check
+	report $? "timer interrupts beside the module (one vCPU): each test reads its quiet figure, or the kselftest fails it naming what entered"
 	if [ "$CLOCK" = instructions ] && [ "$GATE" = 1 ]; then
 		gate_passes
 		report $? "kselftest -b -p $GATE_PCT: an earlier load of the same kernel passes the gate"

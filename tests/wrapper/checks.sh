@@ -143,6 +143,26 @@ expect_ktap "-c: a window that held another task's work fails, with its count" \
 	-c "$f"
 is "-c: and says that saved results cannot name the task" 1 \
 	grep -c '^# which tasks ran is not known from saved results$' "$out"
+# What entered the windows, by kind: the interrupts measured again are
+# said in the directive of a pass; those a figure kept fail the test,
+# named with them, and no task list unless a switch was among them.
+win='preemptible_chunks=0 retried_chunks=3 perturbed_chunks=0 retried_entered=timer:3,softirq:3 perturbed_entered=-'
+f=$(variant window-irq.results "/name=for_loop /s/ preemptible_chunks=0 retried_chunks=0 perturbed_chunks=0 / $win /" "$FOR_LOOP")
+expect_ktap "-c: ticks measured again, none kept: the window check passes with what entered" \
+	0 0 '^ok [0-9]+ for_loop windows unperturbed # perturbed=0 chunks=2 retried=3 preemptible=0 retried_entered=timer:3,softirq:3 perturbed_entered=-$' \
+	-c "$f"
+win='preemptible_chunks=0 retried_chunks=6 perturbed_chunks=2 retried_entered=irq:6,timer:6 perturbed_entered=irq:2,timer:2'
+f=$(variant window-irq-kept.results "/name=for_loop /s/ preemptible_chunks=0 retried_chunks=0 perturbed_chunks=0 / $win /" "$FOR_LOOP")
+expect_ktap "-c: interrupts in every try of a chunk kept in the figure: the check fails" \
+	1 1 '^not ok [0-9]+ for_loop windows unperturbed # perturbed=2 chunks=2 retried=6 preemptible=0 retried_entered=irq:6,timer:6 perturbed_entered=irq:2,timer:2$' \
+	-c "$f"
+is "-c: and names the test and what entered its figure" 1 \
+	grep -c '^# for_loop: 2 of 2 timed chunks in its figure held other work on each try: irq:2,timer:2$' "$out"
+is "-c: no task list when no task entered" 0 \
+	grep -c 'which tasks ran' "$out"
+f=$(variant window-irq-bad.results "/name=for_loop /s/ perturbed_chunks=0 / perturbed_chunks=0 perturbed_entered=tick:1 /" "$FOR_LOOP")
+expect_ktap "-c: what entered, of a kind the engine does not count: the file refused at its line" \
+	1 1 "^# $f:$(grep -n '^test: name=for_loop ' "$f" | cut -d: -f1): test for_loop: perturbed_entered=tick:1 is not a list of kinds and counts" -c "$f"
 f=$(variant window-none.results "/name=for_loop /s/ preemptible_chunks=0 retried_chunks=0 perturbed_chunks=0 / /" "$FOR_LOOP")
 expect_ktap "-c: results without the window counts (a module before them): the check a skip under its name" \
 	0 0 '^ok [0-9]+ for_loop windows unperturbed # SKIP results without window counts$' -c "$f"

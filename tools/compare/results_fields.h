@@ -78,6 +78,7 @@ enum field_type {
 	T_MILLI3_LIST,
 	T_PATHS_OR_DASH,
 	T_STAT_SUMS,
+	T_ENTERED,
 	T_TEXT,
 	NR_FIELD_TYPES,
 };
@@ -138,6 +139,10 @@ static const struct field_type_def {
 		"^([a-z_]+(\\+[a-z_]+)*:[0-9]+(,[a-z_]+(\\+[a-z_]+)*:[0-9]+)*|-)$",
 		"a list of counter sums (name+name:N) or -",
 	},
+	[T_ENTERED] = {
+		"^((switch|irq|timer|ipi|nmi|softirq|smi):[0-9]+(,(switch|irq|timer|ipi|nmi|softirq|smi):[0-9]+)*|-)$",
+		"a list of kinds and counts (switch, irq, timer, ipi, nmi, softirq, smi:N) or -",
+	},
 	[T_TEXT] = {
 		"^(.+)$",
 		"text",
@@ -168,6 +173,8 @@ static const struct declared_field {
 	{ "test:", "preemptible_chunks", T_UINT },
 	{ "test:", "retried_chunks", T_UINT },
 	{ "test:", "perturbed_chunks", T_UINT },
+	{ "test:", "retried_entered", T_ENTERED },
+	{ "test:", "perturbed_entered", T_ENTERED },
 	{ "test:", "cycles_min", T_MILLI2 },
 	{ "test:", "cycles_median", T_MILLI2 },
 	{ "test:", "cycles_mean", T_MILLI2 },

@@ -12,6 +12,8 @@
 #   ARGS       module parameters of both sides
 #   ICOUNT     1 (default): count instructions (QEMU -icount, TCG);
 #              0: time cycles
+#   NOAPICTIMER  0: counting instructions, both sides boot with the
+#              local APIC timer on (default 1: noapictimer)
 #   ACCEL      auto (default), kvm or tcg; ACCEL=kvm implies ICOUNT=0
 #   PROFILE    1: each load with its exact profile (tools/profile;
 #              ICOUNT=1), and bench-compare's function diff
@@ -273,7 +275,7 @@ for side in before after; do
 	set -- "$OUT/$side"-*.results
 	[ -f "$1" ] || die "no $side load succeeded; logs in $OUT/guests"
 done
-# A load whose timed windows held another task's work (doc/windows.rst)
+# A load whose timed windows kept other work (doc/windows.rst)
 # is in the table, and said so; make ab fails at the end.
 perturbed=$(perturbed_loads "$OUT"/before-*.results "$OUT"/after-*.results)
 compare --plot "$OUT/plot.svg" "$OUT"/before-*.results -- \
@@ -286,7 +288,7 @@ cat "$OUT/table.txt"
 echo
 say "$g guests in $(($(date +%s) - start)) s; results, table.txt, plot.svg and plot.png in $OUT"
 if [ -n "$perturbed" ]; then
-	say "error: timed windows that held another task's work (perturbed_chunks):$nl$perturbed"
+	say "error: timed windows that kept other work, another task's or interrupts (perturbed_chunks):$nl$perturbed"
 	exit 1
 fi
 if [ -n "$left_out" ]; then

@@ -13,7 +13,7 @@ usage() {
 	cat >&2 <<EOF
 usage: $0 -k IMAGE -r RELEASE -p PAYLOAD -o OUTDIR [-m MODDIR] [-f FILE]...
        [-D DIR]... [-b BINARY]... [-c CPU] [-s CPUS] [-t SECONDS]
-       [-a APPEND] [-i] [-A tcg|kvm] [-P PLUGIN[,KEY=VALUE...]] [-N]
+       [-a APPEND] [-i [-T]] [-A tcg|kvm] [-P PLUGIN[,KEY=VALUE...]] [-N]
   -k IMAGE    kernel image (bzImage/vmlinuz) to boot
   -r RELEASE  its release string, for /lib/modules/RELEASE
   -p PAYLOAD  shell script run in the guest as root, in /bench, where
@@ -31,6 +31,9 @@ usage: $0 -k IMAGE -r RELEASE -p PAYLOAD -o OUTDIR [-m MODDIR] [-f FILE]...
   -a APPEND   extra kernel command line
   -i          count instructions: QEMU -icount shift=0,sleep=off, so the
               guest's TSC advances one tick per executed instruction (TCG)
+              and the kernel boots with noapictimer
+  -T          with -i: keep the local APIC timer on (no noapictimer), so
+              that its ticks enter timed windows (doc/windows.rst)
   -A ACCEL    tcg (default) or kvm
   -P PLUGIN   load a QEMU TCG plugin (a .so, then its KEY=VALUE
               arguments) with out=OUTDIR/profile.raw added; needs -i
@@ -45,9 +48,9 @@ EOF
 }
 
 image= release= payload= outdir= moddir= files= dirs= binaries= cpu=
-smp=2 limit=600 append= icount= accel=tcg plugin= net_source=
+smp=2 limit=600 append= icount= accel=tcg plugin= net_source= apictimer=
 # Lists of paths, one a line, so that paths may hold spaces.
-while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA:P:N opt; do
+while getopts k:r:p:o:m:f:D:b:c:s:t:a:iTA:P:N opt; do
 	case $opt in
 	k) image=$OPTARG ;;
 	r) release=$OPTARG ;;
@@ -62,6 +65,7 @@ while getopts k:r:p:o:m:f:D:b:c:s:t:a:iA:P:N opt; do
 	t) limit=$OPTARG ;;
 	a) append=$OPTARG ;;
 	i) icount=1 ;;
+	T) apictimer=1 ;;
 	A) accel=$OPTARG ;;
 	P) plugin=$OPTARG ;;
 	N) net_source=1 ;;
@@ -88,6 +92,8 @@ tcg | kvm) ;;
 esac
 [ -z "$icount" ] || [ "$accel" = tcg ] ||
 	bad_usage "-i counts instructions under TCG; it cannot run with -A kvm"
+[ -z "$apictimer" ] || [ -n "$icount" ] ||
+	bad_usage "-T keeps the APIC timer of a guest counting instructions: it needs -i"
 [ -z "$plugin" ] || [ -n "$icount" ] ||
 	bad_usage "-P profiles a guest counting instructions: it needs -i"
 case $plugin in
@@ -174,10 +180,11 @@ accel_args="-accel tcg"
 # 8 of the 12 s an empty payload's guest of a small 6.12 kernel took
 # (3.2 s without it; Debian's 6.12, 7.6 s and 5.2 s).  The tick
 # then comes from the PIT or the HPET; the tests count the same.  The
-# results file's cmdline: line records it.
+# results file's cmdline: line records it.  -T keeps the timer (make
+# run NOAPICTIMER=0), for the windows' tests: its ticks enter them.
 if [ -n "$icount" ]; then
 	accel_args="$accel_args -icount shift=0,sleep=off"
-	append="$append noapictimer"
+	[ -n "$apictimer" ] || append="$append noapictimer"
 fi
 # The plugin writes its profile when QEMU exits: a boot tried again
 # overwrites the last one's.

@@ -43,12 +43,18 @@ check_cpu_model() {	# variable value
 # which needs ICOUNT=1 (and sets it when unset).
 # ACCEL=auto uses KVM when /dev/kvm can really run the guest, else TCG;
 # ACCEL=kvm fails at once where KVM cannot; ACCEL=tcg emulates.
+# NOAPICTIMER=0 boots guests counting instructions with the local APIC
+# timer on (guest.sh -T; default 1: noapictimer), so that its ticks
+# enter the timed windows (doc/windows.rst); timing cycles it is on
+# anyway.
 #
 # check_instrument DEFAULT-ICOUNT: checks ACCEL and ICOUNT before
 # anything runs (ICOUNT unset: DEFAULT-ICOUNT, but 0 with ACCEL=kvm).
 check_instrument() {	# default-icount
 	ACCEL=${ACCEL:-auto}
 	check_choice ACCEL "$ACCEL" auto kvm tcg
+	NOAPICTIMER=${NOAPICTIMER:-1}
+	check_choice NOAPICTIMER "$NOAPICTIMER" 0 1
 	PROFILE=${PROFILE:-0}
 	check_choice PROFILE "$PROFILE" 0 1
 	PROFILE_ARGS=${PROFILE_ARGS:-}
@@ -255,6 +261,10 @@ choose_accel() {
 	[ -n "$GUEST_CPU" ] || { [ $GUEST_ACCEL = kvm ] && GUEST_CPU=host || GUEST_CPU=max; }
 	GUEST_ARGS="-A $GUEST_ACCEL -c $GUEST_CPU"
 	[ "$ICOUNT" = 1 ] && GUEST_ARGS="$GUEST_ARGS -i"
+	if [ "$ICOUNT" = 1 ] && [ "$NOAPICTIMER" = 0 ]; then
+		GUEST_ARGS="$GUEST_ARGS -T"
+		a_why="$a_why; NOAPICTIMER=0: the local APIC timer on"
+	fi
 	if [ "$PROFILE" = 1 ]; then
 		a_plugin=$(profile_plugin) || exit $?
 		GUEST_ARGS="$GUEST_ARGS -P $a_plugin${PROFILE_ARGS:+,$PROFILE_ARGS}"
@@ -401,14 +411,17 @@ guest_loads() {	# image release mods payload out count syms [guest.sh option]...
 		die "no profile of the loads in $gl_out (above); its logs are there"
 }
 
-# The loads of RESULTS... whose timed windows held another task's work
-# (perturbed_chunks, doc/windows.rst): a line each, "  FILE: test (P of
-# N chunks)...", the file named without its folder.  Needs
-# results_lib.sh.
+# The loads of RESULTS... whose timed windows kept other work (another
+# task's, interrupts: perturbed_chunks, doc/windows.rst): a line each,
+# "  FILE: test (P of N chunks: what entered)...", the file named
+# without its folder.  Needs results_lib.sh.
 perturbed_loads() {	# results...
 	for pl_f in "$@"; do
-		pl_p=$(results_rows "$pl_f" perturbed_chunks chunks |
-		       awk '$2 ~ /^[1-9][0-9]*$/ { printf " %s (%s of %s chunks)", $1, $2, $3 }')
+		pl_p=$(results_rows "$pl_f" perturbed_chunks chunks \
+			perturbed_entered |
+		       awk '$2 ~ /^[1-9][0-9]*$/ {
+			printf " %s (%s of %s chunks%s)", $1, $2, $3,
+				$4 ~ /:/ ? ": " $4 : "" }')
 		[ -z "$pl_p" ] || printf '  %s:%s\n' "${pl_f##*/}" "$pl_p"
 	done
 }

@@ -9,6 +9,8 @@
 #   ARGS    module parameters, e.g. "loops=1000000 run_flags=0x70"
 #   ICOUNT  1: count instructions (QEMU -icount, TCG); 0 (default): time
 #           cycles
+#   NOAPICTIMER  0: counting instructions, boot with the local APIC
+#           timer on (default 1: noapictimer; doc/windows.rst)
 #   PROFILE 1: the exact profile of each test (tools/profile; ICOUNT=1)
 #   PROFILE_ARGS  the profile's caches, e.g. l1d=32K:8,llc=2M:16
 #           (doc/profile.rst; checked by the plugin before any guest)

@@ -37,6 +37,7 @@ MAX_LINE = 65_536
 NAME_RE = /\A[A-Za-z0-9_-]{1,64}\z/
 FIELD_RE = /\A([a-z_][a-z0-9_]*)=(.+)\z/m
 PATHS = %w[cache ring allocator frag unknown].freeze
+ENTERED_KINDS = %w[switch irq timer ipi nmi softirq smi].freeze
 PROF_COUNTS = %w[insns loads stores atomics l1i_miss l1d_miss llc_miss].freeze
 PROFILE_KEYS = %w[l1i l1d llc line].freeze
 
@@ -97,6 +98,14 @@ def stat_sums?(v)
   end
 end
 
+# What entered timed windows: kind:N,... or -
+def entered?(v)
+  v == '-' || v.split(',', -1).all? do |e|
+    kind, sep, n = e.partition(':')
+    ENTERED_KINDS.include?(kind) && !sep.empty? && uint?(n)
+  end
+end
+
 def type_ok?(type, v)
   case type
   when 'name' then v.match?(NAME_RE)
@@ -113,6 +122,7 @@ def type_ok?(type, v)
   when 'milli3_list' then v.split(',', -1).all? { |s| exact_milli3?(s) }
   when 'paths_or_dash' then paths?(v)
   when 'stat_sums' then stat_sums?(v)
+  when 'entered' then entered?(v)
   when 'text' then !v.empty?
   when 'format' then v.match?(/\Abench_page_pool_simple [1-4]\z/)
   when 'clock' then %w[instructions cycles].include?(v)

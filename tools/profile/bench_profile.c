@@ -8,8 +8,12 @@
  * BEGIN that followed an OPEN to the next END, every executed
  * instruction, memory access, atomic and modelled cache miss counts to
  * (section, row, block), where block is the guest virtual address of the
- * first instruction of its translated block.  The profile is written at
- * exit; the host names blocks with the guest's kallsyms.
+ * first instruction of its translated block.  A window's counts are
+ * held apart until the vCPU's next marker: a DROP right after its END
+ * (the guest measures that chunk again, as other work entered it)
+ * throws them away, any other marker or the exit adds them in.  The
+ * profile is written at exit; the host names blocks with the guest's
+ * kallsyms.
  *
  * Built for QEMU 7.2's plugin API against the header of the installed
  * QEMU's own source (qemu-header.sh).  Under -icount all vCPUs run in
@@ -50,6 +54,9 @@ static inline unsigned long long ull(uint64_t v)
 	return v;
 }
 
+/* In a slot's key: the counts of a window not yet kept or dropped */
+#define KEY_PENDING	0x80000000ull
+
 /* An empty way: no line number reaches it, lines being 16 bytes or more */
 #define NO_LINE		UINT64_MAX
 
@@ -85,11 +92,13 @@ struct block {
 	uint16_t natomics;
 };
 
-/* A block's counts in one (section, row) */
+/* A block's counts in one (section, row), or its pending window's */
 struct slot {
 	struct slot *next;
 	struct block *block;
-	uint64_t key;		/* section << 32 | row */
+	uint64_t key;		/* section << 32 | row, maybe KEY_PENDING */
+	struct slot *pnext;	/* in its vCPU's pending list */
+	bool listed;
 	struct counts n;
 };
 
@@ -127,11 +136,13 @@ struct window {
 
 struct vcpu {
 	struct cache l1i, l1d, llc;
-	struct window *win;	/* of the open window */
-	uint64_t key;		/* of the open window */
+	struct window *win;	/* of the open or pending window */
+	uint64_t key;		/* of the open window, KEY_PENDING set */
+	struct slot *pending;	/* slots the window counted to */
 	uint32_t row;
 	bool armed;
 	bool open;
+	bool ended;		/* its window ended: kept unless DROP follows */
 } __aligned(64);
 
 #define HASH_BITS	18
@@ -197,12 +208,11 @@ static inline bool cache_touch(struct cache *c, uint64_t line)
 	return likely(mru_hit(c, line)) || lru_touch(c, line);
 }
 
-/* The slot of the open window's (section, row); a new one rarely. */
-static struct slot *slot_find(struct block *b, uint64_t key)
+/* The slot of (block, key), made if new; under the lock. */
+static struct slot *slot_get(struct block *b, uint64_t key)
 {
 	struct slot *s;
 
-	pthread_mutex_lock(&lock);
 	for (s = b->code->slots; s && s->key != key; s = s->next)
 		;
 	if (!s) {
@@ -214,18 +224,64 @@ static struct slot *slot_find(struct block *b, uint64_t key)
 		s->next = b->code->slots;
 		b->code->slots = s;
 	}
+	return s;
+}
+
+/* The slot of the open window's (section, row); a new one rarely. */
+static struct slot *slot_find(struct block *b, uint64_t key)
+{
+	struct slot *s;
+
+	pthread_mutex_lock(&lock);
+	s = slot_get(b, key);
 	__atomic_store_n(&b->cur, s, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&lock);
 	return s;
 }
 
-static inline struct slot *slot_of(struct block *b, const struct vcpu *v)
+/* The open window's slot of @b, on the vCPU's pending list */
+static inline struct slot *slot_of(struct block *b, struct vcpu *v)
 {
 	struct slot *s = __atomic_load_n(&b->cur, __ATOMIC_ACQUIRE);
 
 	if (unlikely(!s || s->key != v->key))
 		s = slot_find(b, v->key);
+	if (unlikely(!s->listed)) {
+		s->listed = true;
+		s->pnext = v->pending;
+		v->pending = s;
+	}
 	return s;
+}
+
+static void add_counts(struct counts *to, const struct counts *n);
+
+/*
+ * The ended window's counts: into their (section, row) slots and its
+ * window count if @keep, else nowhere.  The pending slots are left
+ * empty for the next window of the same key.
+ */
+static void settle(struct vcpu *v, bool keep)
+{
+	struct slot *s, *next;
+
+	if (!v->ended)
+		return;
+	v->ended = false;
+	if (keep)
+		v->win->count++;
+	pthread_mutex_lock(&lock);
+	for (s = v->pending; s; s = next) {
+		next = s->pnext;
+		if (keep)
+			add_counts(&slot_get(s->block,
+					     s->key & ~KEY_PENDING)->n, &s->n);
+		memset(&s->n, 0, sizeof(s->n));
+		s->listed = false;
+		s->pnext = NULL;
+	}
+	v->pending = NULL;
+	pthread_mutex_unlock(&lock);
 }
 
 /* Instruction fetch of lines [line, line + n); s counts misses, if any. */
@@ -357,6 +413,7 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 
 	if (started)
 		fetch(v, NULL, in->line, in->nlines);
+	settle(v, in->tag != MARK_DROP);
 	switch (in->tag) {
 	case MARK_SUITE:
 		__atomic_add_fetch(&section, 1, __ATOMIC_RELAXED);
@@ -378,12 +435,13 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 		v->key = (uint64_t)__atomic_load_n(&section, __ATOMIC_RELAXED)
 			 << 32 | v->row;
 		v->win = window_of(v->key);
+		v->key |= KEY_PENDING;
 		v->open = true;
 		break;
 	case MARK_END:
 		if (v->open) {
 			v->open = false;
-			v->win->count++;
+			v->ended = true;
 		}
 		break;
 	}
@@ -397,7 +455,7 @@ static uint32_t marker_tag(const uint8_t *p, size_t n)
 	    p[3] != 0x00)
 		return 0;
 	tag = p[4] | p[5] << 8 | p[6] << 16 | (uint32_t)p[7] << 24;
-	return tag >= MARK_SUITE && tag <= MARK_END ? tag : 0;
+	return tag >= MARK_SUITE && tag <= MARK_DROP ? tag : 0;
 }
 
 /*
@@ -665,6 +723,9 @@ static void write_profile(void)
 	uint64_t total = 0, nblocks = 0;
 	struct code *c;
 
+	/* a window that ended last, with no DROP after it, is kept */
+	for (i = 0; i < nvcpus; i++)
+		settle(&vcpus[i], true);
 	for (i = 0; i < 1u << HASH_BITS; i++)
 		for (c = codes[i]; c; c = c->hnext)
 			for (s = c->slots; s; s = s->next)
@@ -715,7 +776,7 @@ static void write_profile(void)
 		if (vcpus[i].open)
 			fprintf(out, "open section=%llu row=%llu\n",
 				ull(vcpus[i].key >> 32),
-				ull(vcpus[i].key & 0xffffffff));
+				ull(vcpus[i].key & 0xffffffff & ~KEY_PENDING));
 	fprintf(out, "end windows=%llu blocks=%llu\n", ull(total),
 		ull(nblocks));
 	free(slots);

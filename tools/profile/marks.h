@@ -14,6 +14,7 @@
 #define MARK_TICK	0x54420003u
 #define MARK_BEGIN	0x54420004u
 #define MARK_END	0x54420005u
+#define MARK_DROP	0x54420006u
 #define MARK_LEN	8
 
 /* bench-e2e's scenarios' rows: past every row of the module's table */

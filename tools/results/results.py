@@ -39,6 +39,8 @@ NAME = r"[A-Za-z0-9_-]{1,64}"
 MILLI3 = r"[0-9]+\.[0-9]{3}"
 PATH = r"(cache|ring|allocator|frag|unknown)"
 STAT_SUM = r"[a-z_]+(\+[a-z_]+)*:[0-9]+"
+# What entered timed windows, by kind (doc/windows.rst)
+ENTERED = r"(switch|irq|timer|ipi|nmi|softirq|smi):[0-9]+"
 # The types results.schema may give a field or line (its header says
 # what each is).
 TYPES = {
@@ -55,6 +57,7 @@ TYPES = {
     "milli3_list": MILLI3 + "(," + MILLI3 + ")*",
     "paths_or_dash": PATH + "(," + PATH + ")*|-",
     "stat_sums": STAT_SUM + "(," + STAT_SUM + ")*|-",
+    "entered": ENTERED + "(," + ENTERED + ")*|-",
     "text": r".+",
     # of "KEY: value" lines
     "format": r"bench_page_pool_simple [0-9]+",
@@ -84,6 +87,7 @@ TYPE_WORDS = {
     "milli3_list": "a list of numbers with three decimals",
     "paths_or_dash": "a list of paths (cache, ring, allocator, frag, unknown) or -",
     "stat_sums": "a list of counter sums (name+name:N) or -",
+    "entered": "a list of kinds and counts (switch, irq, timer, ipi, nmi, softirq, smi:N) or -",
     "text": "text",
 }
 PRESENCE = ("required", "always", "module", "pmu", "nopmu", "stats", "e2e",

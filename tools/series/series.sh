@@ -133,13 +133,16 @@ compat_for_tree() {	# header output
 			;;
 		esac
 	done
-	# 6.1's flag for fragments, gone since
-	if grep -qs '#define PP_FLAG_PAGE_FRAG' \
-		"$TREE/include/net/page_pool/types.h" "$TREE/include/net/page_pool.h"; then
-		set -- "$@" -DPP_FLAG_PAGE_FRAG
-	else
-		set -- "$@" -UPP_FLAG_PAGE_FRAG
-	fi
+	# the page_pool headers' own macros the family's header tests:
+	# 6.1's flag for fragments, gone since, and the refill batch
+	for c_macro in PP_FLAG_PAGE_FRAG PP_ALLOC_CACHE_REFILL; do
+		if grep -qsE "#define $c_macro([[:space:]]|\$)" \
+			"$TREE/include/net/page_pool/types.h" "$TREE/include/net/page_pool.h"; then
+			set -- "$@" "-D$c_macro"
+		else
+			set -- "$@" "-U$c_macro"
+		fi
+	done
 	say "$c_name for this tree: $*"
 	# unifdef exits 1 when it changed something, 2 on trouble
 	"$tmp/unifdef" "$@" -o "$tmp/compat.h" "$c_in"

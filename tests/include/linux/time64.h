@@ -4,5 +4,6 @@
 #define _LINUX_TIME64_H
 
 #define NSEC_PER_SEC	1000000000L
+#define NSEC_PER_USEC	1000L
 
 #endif /* _LINUX_TIME64_H */

@@ -196,6 +196,8 @@ irq_check() {
 $(results_rows $f cycles_median perturbed_chunks retried_entered perturbed_entered)
 EOF2
 	echo "#   beside the timer task (pid $ticker): $i_retried tests measured chunks again, $i_kept kept some; exit $rc"
+	# a timer that entered no window proved nothing
+	[ $i_retried -gt 0 ] || [ $i_kept -gt 0 ] || i_ok=1
 	[ $i_kept -gt 0 ] || [ $rc = 0 ] || i_ok=1
 	[ $i_kept = 0 ] || [ $rc = 1 ] || i_ok=1
 	[ $i_ok = 0 ]

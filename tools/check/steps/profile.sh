@@ -5,7 +5,13 @@
 
 # The exact profile (PROFILE=1), on two boots of one kernel: every test's
 # instructions per element agree with its own TSC figure (the same
-# virtual clock, counted another way) within 0.05; a warm pool's fast
+# virtual clock, counted another way) within 0.05, plus 8 instructions a
+# window: the TSC interval also holds the stamps' own instructions
+# between a counter read and its marker (the marker NOPs, the read's
+# shifts and stores, the fence), which no window counts: 6.7 a window
+# on 6.12's slow path, whose chunks of whole refill batches are 64 to
+# 128 elements (-0.059 per element; 0.005 or less on the fast path's
+# chunks of 8192); a warm pool's fast
 # path misses almost nothing in the modelled L1D, the slow path (a
 # zeroed page each time) many lines per element; make perf PROFILE=1,
 # the second boot, gives the fast path's functions as the first did.
@@ -27,10 +33,14 @@ profile_check() {	# kernel
 	for t in $(results_ran_tests "$r1"); do
 		tsc=$(results_field "$r1" "$t" cycles_mean)
 		prof=$(results_prof "$r1" "$t" insns)
-		awk -v t="$t" -v p="$prof" -v c="$tsc" 'BEGIN {
+		wins=$(results_prof "$r1" "$t" windows)
+		elems=$(results_field "$r1" "$t" total_invoke_count)
+		awk -v t="$t" -v p="$prof" -v c="$tsc" -v w="$wins" \
+			-v n="$elems" 'BEGIN {
 			d = p - c
-			printf "%s: profile %.3f, TSC %.3f instructions per element, %+.3f\n", t, p, c, d
-			exit !(p != "" && d <= 0.05 && d >= -0.05)
+			m = n > 0 ? 0.05 + 8 * w / n : 0
+			printf "%s: profile %.3f, TSC %.3f instructions per element, %+.3f (within %.3f: %s windows of %s elements)\n", t, p, c, d, m, w, n
+			exit !(p != "" && n > 0 && d <= m && d >= -m)
 		}' >&2 || ok=1
 	done
 	fast=$(results_prof "$r1" tasklet_page_pool01_fast_path l1d_miss)

@@ -68,12 +68,16 @@ def load_json(path):
         usage("%s: not bench-compare's JSON (%s)" % (path, err))
 
 
-def scenario_paths(files):
-    """Each scenario's paths over the loads: {name: {path, ...}}."""
+def read_blocks(files):
+    """The loads of FILES, or exit 2 with the first bad line."""
     try:
-        blocks = results.read_files(files)
+        return results.read_files(files)
     except results.ResultsError as err:
         usage(str(err))
+
+
+def scenario_paths(blocks):
+    """Each scenario's paths over the loads: {name: {path, ...}}."""
     paths = {}
     for block in blocks:
         for fields in block.rows["test"]:
@@ -87,13 +91,9 @@ def scenario_paths(files):
 PP_FUNCTION = re.compile(r"_*page_pool_[A-Za-z0-9_.]*$")
 
 
-def pp_shares(files):
+def pp_shares(blocks):
     """Per scenario, each load's instructions a packet in page_pool's
     functions, None for a load without a profile: {name: [share]}."""
-    try:
-        blocks = results.read_files(files)
-    except results.ResultsError as err:
-        usage(str(err))
     shares = {}
     for block in blocks:
         profiled = {f["name"] for f in block.rows["prof"]}
@@ -175,9 +175,13 @@ def main(argv):
         if files.count("--") != 1 or files[0] == "--" or files[-1] == "--":
             usage("--share needs BEFORE... -- AFTER...")
         cut = files.index("--")
-        before, after = pp_shares(files[:cut]), pp_shares(files[cut + 1:])
-        files = files[:cut] + files[cut + 1:]
-    paths = scenario_paths(files)
+        before_blocks = read_blocks(files[:cut])
+        after_blocks = read_blocks(files[cut + 1:])
+        before, after = pp_shares(before_blocks), pp_shares(after_blocks)
+        blocks = before_blocks + after_blocks
+    else:
+        blocks = read_blocks(files)
+    paths = scenario_paths(blocks)
     ok = True
     kinds = set()
     for name in sorted(paths):

@@ -184,10 +184,10 @@ irq_check() {
 				/tmp/ksft.out &&
 			grep -q "^# $t: $kept of [0-9]* timed chunks in its figure held other work on each try: $entered\$" \
 				/tmp/ksft.out || i_ok=1
-			echo "#   $t: $kept chunks kept with $entered, failed by name"
+			printf "#   %s: %s chunks kept with %s, failed by name\n" "$t" "$kept" "$entered"
 			continue
 		fi
-		echo "#   $t: median $median, quiet $quiet, measured again: $retried"
+		printf "#   %s: median %s, quiet %s, measured again: %s\n" "$t" "$median" "$quiet" "$retried"
 		[ "$(results_header $q clock)" = instructions ] || continue
 		within "$median" "$quiet" \
 			"$(awk -v q="$quiet" 'BEGIN { print 0.002 + q / 1000 }')" ||
@@ -195,7 +195,7 @@ irq_check() {
 	done <<EOF2
 $(results_rows $f cycles_median perturbed_chunks retried_entered perturbed_entered)
 EOF2
-	echo "#   beside the timer task (pid $ticker): $i_retried tests measured chunks again, $i_kept kept some; exit $rc"
+	printf "#   beside the timer task (pid %s): %s tests measured chunks again, %s kept some; exit %s\n" "$ticker" "$i_retried" "$i_kept" "$rc"
 	# a timer that entered no window proved nothing
 	[ $i_retried -gt 0 ] || [ $i_kept -gt 0 ] || i_ok=1
 	[ $i_kept -gt 0 ] || [ $rc = 0 ] || i_ok=1
